@@ -1,0 +1,93 @@
+import * as z4 from 'zod/v4/core';
+import type { ConvertedParameters } from './convert-parameters.js';
+import { describeValueType, formatIssuePath, isMissingKey } from './describe-value-type.js';
+import { InvalidToolArgumentsError, type ToolArgumentIssue } from './errors/invalid-tool-arguments-error.js';
+import type { ParseArgumentsResult } from './tool.js';
+import type { Zod3Schema } from './tool-parameters.js';
+import { validateJsonSchema } from './validate-json-schema.js';
+
+type Validation = { ok: true; value: unknown } | { ok: false; issues: ToolArgumentIssue[] };
+
+/**
+ * Builds a tool's `parseArguments`: `''` (and whitespace) means `{}`; text that is not a JSON object, or
+ * breaks the schema, becomes an `InvalidToolArgumentsError` whose message is written for the model.
+ */
+export function createArgumentsParser<Args>(
+  toolName: string,
+  parameters: unknown,
+  converted: ConvertedParameters,
+): (text: string) => ParseArgumentsResult<Args> {
+  const validate = createValidator(parameters, converted);
+  return (text) => {
+    const invalid = (issues: ToolArgumentIssue[], cause?: unknown): ParseArgumentsResult<Args> => ({
+      ok: false,
+      error: new InvalidToolArgumentsError({ toolName, argumentsText: text, issues, cause }),
+    });
+    let value: unknown;
+    if (text.trim() === '') value = {};
+    else {
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return invalid([{ path: '', message: `arguments are not valid JSON (${reason})` }], error);
+      }
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return invalid([{ path: '', message: `expected a JSON object, got ${describeValueType(value)}` }]);
+    }
+    const result = validate(value);
+    return result.ok ? { ok: true, value: result.value as Args } : invalid(result.issues);
+  };
+}
+
+function createValidator(
+  parameters: unknown,
+  converted: ConvertedParameters,
+): (value: unknown) => Validation {
+  switch (converted.kind) {
+    case 'zod4':
+      return (value) => {
+        const result = z4.safeParse(parameters as z4.$ZodType, value, { reportInput: true });
+        if (result.success) return { ok: true, value: result.data };
+        return { ok: false, issues: result.error.issues.map((issue) => fromZod4Issue(issue, value)) };
+      };
+    case 'zod3':
+      return (value) => {
+        const result = (parameters as Zod3Schema).safeParse(value);
+        if (result.success) return { ok: true, value: result.data };
+        return {
+          ok: false,
+          issues: result.error.issues.map((issue) => {
+            const path = formatIssuePath(issue.path);
+            if (isMissingKey(value, issue.path)) return { path, message: 'required' };
+            if (issue.code === 'invalid_type') {
+              return { path, message: `expected ${String(issue.expected)}, got ${String(issue.received)}` };
+            }
+            return { path, message: issue.message };
+          }),
+        };
+      };
+    default:
+      return (value) => {
+        const issues = validateJsonSchema(converted.jsonSchema, value);
+        return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
+      };
+  }
+}
+
+function fromZod4Issue(issue: z4.$ZodIssue, root: unknown): ToolArgumentIssue {
+  const path = formatIssuePath(issue.path);
+  if (isMissingKey(root, issue.path)) return { path, message: 'required' };
+  if (issue.code === 'invalid_type') {
+    const got = 'input' in issue ? describeValueType(issue.input) : 'another type';
+    return { path, message: `expected ${issue.expected}, got ${got}` };
+  }
+  if (issue.code === 'unrecognized_keys') {
+    return {
+      path,
+      message: `unknown ${issue.keys.length === 1 ? 'property' : 'properties'} ${issue.keys.join(', ')}`,
+    };
+  }
+  return { path, message: issue.message };
+}
