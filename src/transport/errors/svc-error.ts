@@ -2,6 +2,7 @@ const marker = Symbol.for('svc-agents.error');
 
 /** Base class of every error svc-agents throws; `SvcError.isInstance` holds across duplicated bundles. */
 export class SvcError extends Error {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read with `marker in error` by isInstance
   private readonly [marker] = true;
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -9,9 +10,21 @@ export class SvcError extends Error {
     this.name = new.target.name;
   }
 
-  /** True when `error` is any svc-agents error, even from another copy of the package. */
-  static isInstance(error: unknown): error is SvcError {
-    return typeof error === 'object' && error !== null && marker in error;
+  /**
+   * True when `error` is an svc-agents error of this class (`SvcError.isInstance` for any of them,
+   * `RateLimitError.isInstance` for that subclass), even from another copy of the package.
+   */
+  static isInstance<T extends SvcError>(this: { prototype: T; name: string }, error: unknown): error is T {
+    if (typeof error !== 'object' || error === null || !(marker in error)) return false;
+    // Another copy of the package has other class objects: compare the class names along the chain.
+    for (let proto: unknown = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
+      if (
+        proto === this.prototype ||
+        (proto as { constructor?: { name?: string } }).constructor?.name === this.name
+      )
+        return true;
+    }
+    return false;
   }
 
   /** Plain, key-free JSON so errors log cleanly with `JSON.stringify`. */

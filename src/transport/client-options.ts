@@ -1,0 +1,39 @@
+import type { Dispatcher } from 'undici';
+
+/** Options shared by `new SvcClient(...)` and the transport; every field is optional. */
+export interface ClientOptions {
+  /** API key sent as `Authorization: Bearer <key>`. @default process.env.SVC_API_KEY */
+  apiKey?: string | undefined;
+  /** Service root, e.g. `https://api.example.com`; a trailing `/` or `/v1` is ignored. @default process.env.SVC_BASE_URL */
+  baseURL?: string | undefined;
+  /** Time limit of each attempt in ms (a retry gets a fresh one). @default 60_000 */
+  timeout?: number | undefined;
+  /** Retries after the first attempt for connection errors, 408, 409, 429 and 5xx. @default 2 */
+  maxRetries?: number | undefined;
+  /** Headers sent with every request (a request's own headers win). */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent) to use instead of the client's own keep-alive Agent. */
+  dispatcher?: Dispatcher | undefined;
+}
+
+/** {@link ClientOptions} after defaults and checks; the input of `new HttpTransport(...)`. */
+export interface TransportOptions {
+  /** API key; kept in a private field by the transport. */
+  apiKey: string;
+  /** Service root without trailing `/` or `/v1`. */
+  baseURL: string;
+  /** Time limit of each attempt in ms. @default 60_000 */
+  timeout?: number | undefined;
+  /** Retries after the first attempt. @default 2 */
+  maxRetries?: number | undefined;
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** A dispatcher to use instead of the transport's own Agent (the transport will not close it). */
+  dispatcher?: Dispatcher | undefined;
+}
+
+/** The defaults of {@link ClientOptions}. */
+export const defaultTransportOptions = {
+  timeout: 60_000,
+  maxRetries: 2,
+} as const;

@@ -1,0 +1,89 @@
+import type { Dispatcher } from 'undici';
+import { type ClientOptions, defaultTransportOptions } from './client-options.js';
+import { ConfigurationError } from './errors/configuration-error.js';
+
+/** Checked client options with every default applied; pass it to `new HttpTransport(...)`. */
+export interface NormalizedClientOptions {
+  apiKey: string;
+  baseURL: string;
+  timeout: number;
+  maxRetries: number;
+  defaultHeaders: Record<string, string>;
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * Checks client options once and fills the defaults: `apiKey` from `SVC_API_KEY`, `baseURL` from `SVC_BASE_URL`
+ * (a trailing `/` or `/v1` removed so paths are never doubled), `timeout` 60 s per attempt, `maxRetries` 2.
+ * Throws {@link ConfigurationError} naming the option (and the variable to set) before any request.
+ */
+export function normalizeClientOptions(
+  options: ClientOptions = {},
+  env: Record<string, string | undefined> = process.env,
+): NormalizedClientOptions {
+  const {
+    apiKey = env.SVC_API_KEY,
+    baseURL = env.SVC_BASE_URL,
+    timeout = defaultTransportOptions.timeout,
+    maxRetries = defaultTransportOptions.maxRetries,
+    defaultHeaders = {},
+    dispatcher,
+  } = options;
+
+  if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+    throw new ConfigurationError(
+      'apiKey',
+      'missing: pass `apiKey` to the client or set the SVC_API_KEY environment variable',
+    );
+  }
+  if (typeof baseURL !== 'string' || baseURL.trim() === '') {
+    throw new ConfigurationError(
+      'baseURL',
+      'missing: pass `baseURL` (the service root, e.g. https://api.example.com) or set the SVC_BASE_URL environment variable',
+    );
+  }
+  if (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout)) {
+    throw new ConfigurationError('timeout', 'must be a positive number of milliseconds');
+  }
+  if (typeof maxRetries !== 'number' || !Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new ConfigurationError('maxRetries', 'must be an integer >= 0');
+  }
+
+  let normalizedBaseURL: string;
+  try {
+    normalizedBaseURL = normalizeBaseURL(baseURL);
+  } catch (error) {
+    // A key pasted into the wrong field must not end up quoted in the message.
+    if (error instanceof ConfigurationError && error.message.includes(apiKey.trim())) {
+      throw new ConfigurationError('baseURL', 'must be an absolute http(s) URL');
+    }
+    throw error;
+  }
+  const normalized: NormalizedClientOptions = {
+    apiKey: apiKey.trim(),
+    baseURL: normalizedBaseURL,
+    timeout,
+    maxRetries,
+    defaultHeaders: { ...defaultHeaders },
+  };
+  if (dispatcher !== undefined) normalized.dispatcher = dispatcher;
+  return normalized;
+}
+
+/** `https://host/v1/` -> `https://host`: the service root that versioned paths (`/v1/...`) are appended to. */
+export function normalizeBaseURL(baseURL: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseURL.trim());
+  } catch {
+    throw new ConfigurationError('baseURL', `must be an absolute http(s) URL, got "${baseURL}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError('baseURL', `must use http or https, got "${url.protocol}"`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigurationError('baseURL', 'must not contain a query string or fragment');
+  }
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return `${url.origin}${path}`;
+}

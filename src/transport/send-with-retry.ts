@@ -1,0 +1,31 @@
+import pRetry from 'p-retry';
+import { abortableDelay } from './abortable-delay.js';
+import { APIError } from './errors/api-error.js';
+import { APIUserAbortError } from './errors/api-user-abort-error.js';
+import { computeRetryDelay } from './retry-timing.js';
+
+/**
+ * Runs `attempt` until it succeeds, retrying only errors whose `isRetryable` holds (connection errors,
+ * timeouts, 408, 409, 429, 5xx) at most `maxRetries` times. Waits between attempts follow
+ * {@link computeRetryDelay} (server `Retry-After` first) and end at once, with {@link APIUserAbortError},
+ * when `signal` aborts.
+ */
+export function sendWithRetry<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  { maxRetries, signal }: { maxRetries: number; signal?: AbortSignal | undefined },
+): Promise<T> {
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+  return pRetry(attempt, {
+    retries: maxRetries,
+    // p-retry's own wait is off: ours honours Retry-After and is abortable with our error type.
+    minTimeout: 0,
+    shouldRetry: async ({ error, retriesConsumed }) => {
+      if (!(error instanceof APIError) || !error.isRetryable) return false;
+      await abortableDelay(
+        computeRetryDelay({ retryIndex: retriesConsumed, headers: error.headers }),
+        signal,
+      );
+      return true;
+    },
+  });
+}
