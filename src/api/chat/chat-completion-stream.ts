@@ -1,0 +1,122 @@
+import { APIUserAbortError } from '../../transport/errors/api-user-abort-error.js';
+import { createAPIError } from '../../transport/errors/create-api-error.js';
+import { SvcError } from '../../transport/errors/svc-error.js';
+import type { SseResponse } from '../../transport/http-request.js';
+import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
+import { ChatCompletionAccumulator } from './chat-completion-accumulator.js';
+
+/**
+ * A streamed chat completion: iterate it once for the chunks, and/or await `finalCompletion()` for the
+ * accumulated `ChatCompletion` (it drains the stream itself when nobody iterates).
+ *
+ * @example
+ * const stream = await client.chat.completions.create({ model, messages, stream: true });
+ * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? '');
+ * const completion = await stream.finalCompletion();
+ */
+export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
+  /** The `X-Trace-Id` of the response, for support requests. */
+  readonly requestId: string | undefined;
+  /** Folds every chunk seen so far; `accumulator.snapshot()` gives the completion up to now. */
+  readonly accumulator = new ChatCompletionAccumulator();
+  readonly #sse: SseResponse;
+  #started = false;
+  readonly #done: Promise<ChatCompletion>;
+  #resolve!: (completion: ChatCompletion) => void;
+  #reject!: (error: unknown) => void;
+
+  constructor(sse: SseResponse) {
+    this.#sse = sse;
+    this.requestId = sse.requestId;
+    this.#done = new Promise<ChatCompletion>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // A failure nobody asked for must not become an unhandled rejection; finalCompletion() still sees it.
+    this.#done.catch(() => {});
+  }
+
+  /** Iterates the chunks as they arrive; a stream can be iterated only once. */
+  [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    if (this.#started) {
+      throw new SvcError(
+        'ChatCompletionStream can be iterated only once; use finalCompletion() or accumulator.snapshot() for the result.',
+      );
+    }
+    this.#started = true;
+    const events = this.#sse.events[Symbol.asyncIterator]();
+    const accumulator = this.accumulator;
+    let finished = false;
+    // A hand-written iterator instead of an async generator: one promise per chunk on the hot path.
+    return {
+      next: async (): Promise<IteratorResult<ChatCompletionChunk>> => {
+        if (finished) return { done: true, value: undefined };
+        let result: IteratorResult<string>;
+        let chunk: ChatCompletionChunk;
+        try {
+          result = await events.next();
+          if (result.done) {
+            finished = true;
+            this.#resolve(accumulator.snapshot());
+            return { done: true, value: undefined };
+          }
+          chunk = this.#parse(result.value);
+          accumulator.add(chunk);
+        } catch (error) {
+          finished = true;
+          this.#sse.abort(error);
+          this.#reject(error);
+          throw error;
+        }
+        return { done: false, value: chunk };
+      },
+      return: async (): Promise<IteratorResult<ChatCompletionChunk>> => {
+        if (!finished) {
+          finished = true;
+          // The caller stopped early (break): close the connection, the completion will never be whole.
+          this.#sse.abort();
+          this.#reject(new APIUserAbortError('The stream was closed before it ended.'));
+          await events.return?.().catch(() => undefined);
+        }
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** The accumulated completion once the stream ends; drains the stream when it is not being iterated. */
+  finalCompletion(): Promise<ChatCompletion> {
+    if (!this.#started) void this.#drain();
+    return this.#done;
+  }
+
+  /** Closes the stream now; a pending iteration or `finalCompletion()` rejects with `APIUserAbortError`. */
+  abort(reason?: unknown): void {
+    this.#sse.abort(reason);
+  }
+
+  async #drain(): Promise<void> {
+    const iterator = this[Symbol.asyncIterator]();
+    try {
+      while (!(await iterator.next()).done) {
+        // Each chunk is folded into the accumulator by next().
+      }
+    } catch {
+      // Already delivered to finalCompletion() by next().
+    }
+  }
+
+  #parse(data: string): ChatCompletionChunk {
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch (cause) {
+      throw new SvcError(`The stream sent an event that is not JSON: ${data.slice(0, 200)}`, { cause });
+    }
+    // The service may report a failure inside the stream instead of with a status code.
+    if ((chunk as { error?: unknown }).error && !(chunk as { choices?: unknown }).choices) {
+      const headers: Record<string, string> = this.requestId ? { 'x-trace-id': this.requestId } : {};
+      throw createAPIError(500, data, headers);
+    }
+    return chunk as ChatCompletionChunk;
+  }
+}

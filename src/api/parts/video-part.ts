@@ -1,0 +1,17 @@
+import type { ContentPart } from '../types/chat.js';
+import { PartInputError } from './part-input-error.js';
+import { isHttpUrl } from './read-part-bytes.js';
+
+/** A `video_url` content part. */
+export type VideoPart = Extract<ContentPart, { type: 'video_url' }>;
+
+/** Builds a `video_url` part; the service takes only http(s) addresses of mp4 videos under 128 MB. */
+export function videoPart(url: string): VideoPart {
+  if (typeof url !== 'string' || !isHttpUrl(url)) {
+    throw new PartInputError(
+      'videoPart',
+      'the video must be an http or https URL (the service fetches it itself)',
+    );
+  }
+  return { type: 'video_url', video_url: { url } };
+}

@@ -1,0 +1,49 @@
+import { ChatCompletionStream } from '../chat/chat-completion-stream.js';
+import type { ChatCompletion, ChatCompletionCreateParams } from '../types/chat.js';
+import type { RequestOptions } from '../types/request-options.js';
+import { validateRequest } from './request-validators.js';
+import { type ResourceContext, withOptions } from './resource-context.js';
+
+/** Which channel a resource talks to: `/v1` or the plan channel's `/svc_plan/v1`. */
+export type Channel = 'default' | 'plan';
+
+/** Path prefix of each channel. */
+export const channelPrefix: Record<Channel, string> = { default: '/v1', plan: '/svc_plan/v1' };
+
+/** `client.chat.completions` (and `client.plan.chat.completions` on the plan channel). */
+export class ChatCompletions {
+  readonly #context: ResourceContext;
+  readonly #channel: Channel;
+
+  constructor(context: ResourceContext, channel: Channel = 'default') {
+    this.#context = context;
+    this.#channel = channel;
+  }
+
+  /** Creates a chat completion; with `stream: true` resolves to a {@link ChatCompletionStream}. */
+  create(
+    params: ChatCompletionCreateParams & { stream?: false | undefined },
+    options?: RequestOptions,
+  ): Promise<ChatCompletion>;
+  create(
+    params: ChatCompletionCreateParams & { stream: true },
+    options?: RequestOptions,
+  ): Promise<ChatCompletionStream>;
+  create(
+    params: ChatCompletionCreateParams,
+    options?: RequestOptions,
+  ): Promise<ChatCompletion | ChatCompletionStream>;
+  async create(
+    params: ChatCompletionCreateParams,
+    options?: RequestOptions,
+  ): Promise<ChatCompletion | ChatCompletionStream> {
+    if (this.#context.validate) validateRequest.chatCompletion(params, this.#channel);
+    const request = withOptions(
+      { method: 'POST', path: `${channelPrefix[this.#channel]}/chat/completions`, body: params },
+      options,
+    );
+    if (params.stream === true)
+      return new ChatCompletionStream(await this.#context.transport.stream(request));
+    return this.#context.transport.request<ChatCompletion>(request);
+  }
+}

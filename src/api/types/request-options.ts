@@ -1,0 +1,11 @@
+/** Per-call options accepted by every resource method, as the second argument. */
+export interface RequestOptions {
+  /** Cancels the request, its retry waits and, for streams, the stream itself. */
+  signal?: AbortSignal;
+  /** Milliseconds per attempt; overrides the client's `timeout`. */
+  timeout?: number;
+  /** Retries for this call; overrides the client's `maxRetries`. */
+  maxRetries?: number;
+  /** Extra headers for this call only. */
+  headers?: Record<string, string>;
+}
