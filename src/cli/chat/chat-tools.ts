@@ -1,0 +1,15 @@
+import type { SvcClient } from '../../api/svc-client.js';
+import { fileTools } from '../../tools/built-in/file-tools.js';
+import { knowledgeBaseTools } from '../../tools/built-in/knowledge-base-tools.js';
+import type { AnyTool } from '../../tools/tool.js';
+import { demoTools } from '../demo-tools/demo-tools.js';
+
+/** The instructions of the chat agent. */
+export const chatInstructions =
+  'You are the svc-agents demo assistant running in a terminal. Use the tools for weather, arithmetic, ' +
+  'the current time, knowledge bases and files instead of guessing, and answer briefly in plain text.';
+
+/** Demo tools plus the knowledge-base and file tools (file access limited to `root`). */
+export function chatTools(client: SvcClient, root: string): AnyTool[] {
+  return [...demoTools(), ...knowledgeBaseTools(client), ...fileTools(client, { root })];
+}

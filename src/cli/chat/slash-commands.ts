@@ -1,0 +1,37 @@
+import type { ChatSession } from './chat-session.js';
+
+/** Help for the chat's slash commands. */
+export const slashHelp = [
+  '/exit            leave the chat (also Ctrl-D)',
+  '/reset           forget the conversation',
+  '/model <id>      switch model (without an id: show the current one)',
+  '/help            show this help',
+].join('\n');
+
+/** What a line starting with `/` asked for. */
+export type SlashOutcome = { kind: 'exit' } | { kind: 'message'; text: string } | { kind: 'not-a-command' };
+
+/** Runs a slash command against the session; any other line is `not-a-command`. */
+export function runSlashCommand(line: string, session: ChatSession): SlashOutcome {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('/')) return { kind: 'not-a-command' };
+  const [command = '', ...rest] = trimmed.split(/\s+/);
+  switch (command) {
+    case '/exit':
+    case '/quit':
+      return { kind: 'exit' };
+    case '/reset':
+      session.reset();
+      return { kind: 'message', text: 'conversation cleared' };
+    case '/model': {
+      const id = rest[0];
+      if (!id) return { kind: 'message', text: `model: ${session.model}` };
+      session.setModel(id);
+      return { kind: 'message', text: `model set to ${id}` };
+    }
+    case '/help':
+      return { kind: 'message', text: slashHelp };
+    default:
+      return { kind: 'message', text: `unknown command ${command}; try /help` };
+  }
+}

@@ -1,0 +1,143 @@
+import { createInterface } from 'node:readline';
+import type { RunResult } from '../../agent/run-result.js';
+import { ChatSession } from '../chat/chat-session.js';
+import { chatInstructions, chatTools } from '../chat/chat-tools.js';
+import { demoPrompts } from '../chat/demo-script.js';
+import { createEventRenderer } from '../chat/render-agent-events.js';
+import { runRepl } from '../chat/run-repl.js';
+import { runSlashCommand } from '../chat/slash-commands.js';
+import type { CommandContext, CommandSpec } from '../command.js';
+import { connect } from '../connect.js';
+import { nullStream } from '../ui/null-stream.js';
+import { defaultChatModel } from './defaults.js';
+
+function summary(prompt: string, result: RunResult) {
+  return {
+    prompt,
+    text: result.text,
+    status: result.status,
+    finishReason: result.finishReason,
+    toolCalls: result.steps.flatMap((step) =>
+      step.toolResults.map(({ toolName, input, output, status }) => ({ toolName, input, output, status })),
+    ),
+    usage: result.usage,
+  };
+}
+
+/** Sends prompts one after another in one conversation, for piped stdin, a prompt argument or the demo. */
+async function runLines(
+  ctx: CommandContext,
+  session: ChatSession,
+  lines: AsyncIterable<string> | Iterable<string>,
+  transcript: boolean,
+): Promise<number> {
+  const { stdout, stderr } = ctx.io;
+  const style = ctx.style.out;
+  // In a transcript (the demo) everything goes to stdout; otherwise stdout gets only the answers.
+  const trace = transcript ? stdout : stderr;
+  let count = 0;
+  for await (const raw of lines) {
+    const line = raw.trim();
+    if (!line) continue;
+    const slash = runSlashCommand(line, session);
+    if (slash.kind === 'exit') break;
+    if (slash.kind === 'message') {
+      trace.write(`${slash.text}\n`);
+      continue;
+    }
+    count++;
+    if (transcript && !ctx.json) stdout.write(`${style.bold('you › ')}${line}\n`);
+    const renderer = createEventRenderer({
+      answer: ctx.json ? nullStream : stdout,
+      trace: ctx.json ? nullStream : trace,
+      style: transcript ? style : ctx.style.err,
+      answerPrefix: transcript ? style.bold('assistant › ') : '',
+    });
+    const result = await session.send(line, {
+      onEvent: (event) => renderer.render(event),
+      decide: async (item) => {
+        trace.write(`  no one to approve ${item.toolName} in non-interactive mode; rejected\n`);
+        return false;
+      },
+    });
+    renderer.end();
+    if (ctx.json) stdout.write(`${JSON.stringify(summary(line, result))}\n`);
+  }
+  return count;
+}
+
+async function* stdinLines(ctx: CommandContext): AsyncIterable<string> {
+  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  try {
+    for await (const line of rl) yield line;
+  } finally {
+    rl.close();
+  }
+}
+
+/** `svc-agents chat`: the demo agent, interactive on a terminal, one-shot with a prompt, line by line on a pipe. */
+export const chatCommand: CommandSpec = {
+  path: ['chat'],
+  summary: 'chat with an agent that has demo, knowledge-base and file tools (the default of npm start)',
+  usage: 'chat [prompt] [--model <id>]',
+  positionals: { min: 0 },
+  options: {
+    model: {
+      type: 'string',
+      short: 'm',
+      valueName: '<id>',
+      description: `model id (default ${defaultChatModel})`,
+    },
+  },
+  details: [
+    'Modes:',
+    '  on a terminal        interactive chat; /exit, /reset, /model <id>, /help',
+    '  with a prompt        one answer, then exit: svc-agents chat "What is 17*23?"',
+    '  with piped stdin     one prompt per line, answers on stdout, tool activity on stderr',
+    '  with empty stdin     a short scripted demo conversation',
+    '',
+    'Tools: get_weather (a fixed demo table), calculate (safe arithmetic), get_current_time,',
+    'the knowledge-base tools and the file tools (uploads limited to the current directory).',
+  ].join('\n'),
+  async run(ctx, args) {
+    const { client } = await connect(ctx);
+    const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    const session = new ChatSession({
+      client,
+      model,
+      tools: chatTools(client, ctx.io.cwd),
+      instructions: chatInstructions,
+    });
+    const prompt = args.positionals.join(' ').trim();
+    if (prompt) {
+      const result = await session.send(prompt, {
+        onEvent: createOneShotRenderer(ctx),
+        decide: async () => false,
+      });
+      if (ctx.json) ctx.printJson(summary(prompt, result));
+      return 0;
+    }
+    if (ctx.io.stdin.isTTY && ctx.io.stdout.isTTY && !ctx.json) return runRepl(ctx, session);
+    const count = await runLines(ctx, session, stdinLines(ctx), false);
+    if (count === 0) {
+      if (!ctx.json)
+        ctx.io.stdout.write(ctx.style.out.dim('No input on stdin: running the demo conversation.\n'));
+      await runLines(ctx, session, demoPrompts, true);
+    }
+    return 0;
+  },
+};
+
+function createOneShotRenderer(ctx: CommandContext) {
+  const tty = Boolean(ctx.io.stdout.isTTY);
+  const renderer = createEventRenderer({
+    answer: ctx.json ? nullStream : ctx.io.stdout,
+    // On a terminal, show everything together; piped, stdout carries the answer alone.
+    trace: ctx.json ? nullStream : tty ? ctx.io.stdout : ctx.io.stderr,
+    style: tty ? ctx.style.out : ctx.style.err,
+  });
+  return (event: Parameters<typeof renderer.render>[0]) => {
+    renderer.render(event);
+    if (event.type === 'finish' || event.type === 'error' || event.type === 'abort') renderer.end();
+  };
+}

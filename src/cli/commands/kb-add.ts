@@ -1,0 +1,73 @@
+import { basename, extname, resolve } from 'node:path';
+import type { CommandSpec } from '../command.js';
+import { connect } from '../connect.js';
+import { createProgressBar } from '../ui/progress-bar.js';
+import { resolveStore } from './resolve-store.js';
+
+const imageExtensions = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif']);
+
+/** `svc-agents kb add <store> <files...>`: upload, wait until each file is parsed, add them to the store. */
+export const kbAddCommand: CommandSpec = {
+  path: ['kb', 'add'],
+  summary: 'upload files, wait until they are ready, and add them to a knowledge base',
+  usage: 'kb add <store> <files...> [--description <text>]',
+  positionals: { min: 2 },
+  options: {
+    description: {
+      type: 'string',
+      valueName: '<text>',
+      description: 'description of each file (image stores need one; default: the file name)',
+    },
+  },
+  details: '<store> is the id or the name of the knowledge base.',
+  async run(ctx, args) {
+    const [storeArg, ...paths] = args.positionals as [string, ...string[]];
+    const { client } = await connect(ctx);
+    const store = await resolveStore(client, storeArg);
+    const imageStore = store.type === 'image';
+    const bar = createProgressBar(ctx.io.stderr, paths.length * 2, 'uploading');
+    let done = 0;
+
+    const uploaded = [];
+    for (const path of paths) {
+      const name = basename(path);
+      if (imageStore && !imageExtensions.has(extname(path).toLowerCase())) {
+        throw new Error(`${name}: an image knowledge base takes png, jpg, webp or gif files`);
+      }
+      bar.update(done, `uploading ${name}`);
+      const file = await client.files.upload({
+        file: resolve(ctx.io.cwd, path),
+        purpose: imageStore ? 'retrieval-image' : 'retrieval-text',
+      });
+      bar.update(++done, `uploaded ${name}`);
+      uploaded.push({ path, name, file });
+    }
+    // The service parses files in the background ("processed"); they can be added once "success".
+    const ready = await Promise.all(
+      uploaded.map(async (entry) => {
+        const file = await client.files.waitUntilReady(entry.file.id, { timeout: 120_000 });
+        bar.update(++done, `${entry.name} ready`);
+        return { ...entry, file };
+      }),
+    );
+    const description = args.values.description as string | undefined;
+    await client.vectorStores.files.create(store.id, {
+      files: ready.map(({ file, name }) => {
+        const text = description ?? (imageStore ? name : undefined);
+        return text === undefined ? { file_id: file.id } : { file_id: file.id, description: text };
+      }),
+    });
+    bar.finish(`added to ${store.name}`);
+    if (ctx.json) {
+      ctx.printJson({
+        store: { id: store.id, name: store.name },
+        files: ready.map(({ path, file }) => ({ path, id: file.id, bytes: file.bytes, status: file.status })),
+      });
+    } else {
+      for (const { name, file } of ready)
+        ctx.io.stdout.write(`added ${name} (${file.id}, ${file.bytes} bytes)\n`);
+      ctx.io.stdout.write(`${ready.length} file(s) added to ${store.name} (${store.id})\n`);
+    }
+    return 0;
+  },
+};

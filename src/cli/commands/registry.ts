@@ -1,0 +1,25 @@
+import type { CommandSpec } from '../command.js';
+import { chatCommand } from './chat.js';
+import { emulatorCommand } from './emulator.js';
+import { imageCommand } from './image.js';
+import { kbAddCommand } from './kb-add.js';
+import { kbAskCommand } from './kb-ask.js';
+import { kbCreateCommand } from './kb-create.js';
+import { kbLsCommand } from './kb-ls.js';
+import { tokensCommand } from './tokens.js';
+import { voiceCloneCommand } from './voice-clone.js';
+import { voiceLsCommand } from './voice-ls.js';
+
+/** Every command of `svc-agents`, in the order `--help` lists them. */
+export const commands: CommandSpec[] = [
+  chatCommand,
+  kbCreateCommand,
+  kbAddCommand,
+  kbAskCommand,
+  kbLsCommand,
+  imageCommand,
+  voiceCloneCommand,
+  voiceLsCommand,
+  tokensCommand,
+  emulatorCommand,
+];

@@ -1,0 +1,34 @@
+import { text } from 'node:stream/consumers';
+import type { CommandSpec } from '../command.js';
+import { connect } from '../connect.js';
+import { defaultChatModel } from './defaults.js';
+
+/** `svc-agents tokens "text" --model ...`: input tokens of a user message. */
+export const tokensCommand: CommandSpec = {
+  path: ['tokens'],
+  summary: 'count the input tokens of a text (as a user message)',
+  usage: 'tokens <text|-> [--model <id>]',
+  positionals: { min: 1 },
+  options: {
+    model: {
+      type: 'string',
+      short: 'm',
+      valueName: '<id>',
+      description: `model id (default ${defaultChatModel})`,
+    },
+  },
+  details: 'Pass - to read the text from stdin.',
+  async run(ctx, args) {
+    const input =
+      args.positionals.length === 1 && args.positionals[0] === '-'
+        ? await text(ctx.io.stdin)
+        : args.positionals.join(' ');
+    const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    const { client } = await connect(ctx);
+    const count = await client.tokens.count({ model, messages: [{ role: 'user', content: input }] });
+    const total = count.data.total_tokens;
+    if (ctx.json) ctx.printJson({ model, totalTokens: total });
+    else ctx.io.stdout.write(`${total}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,37 @@
+import { SvcClient } from '../api/svc-client.js';
+import { startEmulator } from '../emulator/index.js';
+import type { CommandContext } from './command.js';
+
+/** A client for a command, on the real service or on the embedded emulator. */
+export interface Connection {
+  client: SvcClient;
+  /** True when the embedded emulator answers. */
+  emulated: boolean;
+}
+
+/**
+ * Creates the client a command uses. With neither `SVC_API_KEY` nor `SVC_BASE_URL` set it starts the
+ * embedded emulator in-process and says so in one line on stderr, so every command works offline.
+ * Both are closed when the command ends.
+ */
+export async function connect(ctx: CommandContext): Promise<Connection> {
+  const { env } = ctx.io;
+  if (!env.SVC_API_KEY && !env.SVC_BASE_URL) {
+    const emulator = await startEmulator({ port: 0 });
+    ctx.defer(() => emulator.close());
+    ctx.io.stderr.write(
+      ctx.style.err.dim(
+        `svc-agents: SVC_API_KEY and SVC_BASE_URL are not set; using the embedded emulator at ${emulator.baseURL}\n`,
+      ),
+    );
+    const client = new SvcClient({ apiKey: emulator.apiKey, baseURL: emulator.baseURL });
+    ctx.defer(() => client.close());
+    return { client, emulated: true };
+  }
+  const options: { apiKey?: string; baseURL?: string } = {};
+  if (env.SVC_API_KEY) options.apiKey = env.SVC_API_KEY;
+  if (env.SVC_BASE_URL) options.baseURL = env.SVC_BASE_URL;
+  const client = new SvcClient(options);
+  ctx.defer(() => client.close());
+  return { client, emulated: false };
+}
