@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+import { listValues } from './human-error-map.js';
+import {
+  jsonSchemaModelIds,
+  namedModelIds,
+  planMaxTokens,
+  planModelId,
+  reasoningEffortLevels,
+  textOnlyModelIds,
+} from './model-ids.js';
+import { unsupportedContentType } from './validate-with-schema.js';
+
+/** The raw request, read defensively: these rules also run when the structural check found issues. */
+type RawParams = Record<string, unknown>;
+type Ctx = z.core.$RefinementCtx<unknown>;
+
+const jsonSchemaModels = listValues([...jsonSchemaModelIds]).replace(' or ', ' and ');
+
+/** Rules that depend on the model or on several fields together (default and plan channel). */
+export function checkChatModelRules(params: RawParams, ctx: Ctx): void {
+  const { model, stream, audio, modalities, response_format, reasoning_effort, max_tokens } = params;
+  if (isObject(audio) && audio.format === 'wav' && stream === true) {
+    ctx.addIssue({
+      code: 'custom',
+      message: '"wav" is allowed only when stream is not true; use "pcm" for streaming',
+      path: ['audio', 'format'],
+    });
+  }
+  if (typeof model !== 'string' || !namedModelIds.has(model)) return;
+  if (textOnlyModelIds.has(model) && Array.isArray(modalities) && modalities.includes('audio')) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"audio" is not supported by ${model}, which answers text only`,
+      path: ['modalities'],
+    });
+  }
+  if (isObject(response_format) && response_format.type === 'json_schema' && !jsonSchemaModelIds.has(model)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"json_schema" is supported only by ${jsonSchemaModels}, not ${model}`,
+      path: ['response_format', 'type'],
+    });
+  }
+  const levels = reasoningEffortLevels.get(model);
+  if (levels !== undefined && typeof reasoning_effort === 'string' && !levels.includes(reasoning_effort)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be ${listValues(levels)} for ${model}`,
+      path: ['reasoning_effort'],
+    });
+  }
+  if (model === planModelId && typeof max_tokens === 'number' && max_tokens > planMaxTokens) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be at most ${planMaxTokens} (384K) for ${model}`,
+      path: ['max_tokens'],
+    });
+  }
+}
+
+/** The default channel does not serve the plan model. */
+export function checkDefaultChannelRules(params: RawParams, ctx: Ctx): void {
+  if (params.model === planModelId) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${planModelId} is served only on the plan channel (client.plan.chat.completions)`,
+      path: ['model'],
+    });
+  }
+}
+
+/** The plan channel: only the plan model, and for it no image input and no web_search tool. */
+export function checkPlanChannelRules(params: RawParams, ctx: Ctx): void {
+  const { model, messages, tools } = params;
+  if (model !== planModelId) {
+    if (typeof model === 'string') {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the plan channel accepts only "${planModelId}"`,
+        path: ['model'],
+      });
+    }
+    return;
+  }
+  if (Array.isArray(messages)) {
+    messages.forEach((message, index) => {
+      if (!isObject(message) || !Array.isArray(message.content)) return;
+      message.content.forEach((part, partIndex) => {
+        if (isObject(part) && part.type === 'image_url') {
+          ctx.addIssue({
+            code: 'custom',
+            message: `image input is not supported by ${planModelId} on the plan channel`,
+            path: ['messages', index, 'content', partIndex],
+            params: unsupportedContentType,
+          });
+        }
+      });
+    });
+  }
+  if (Array.isArray(tools)) {
+    tools.forEach((tool, index) => {
+      if (isObject(tool) && tool.type === 'web_search') {
+        ctx.addIssue({
+          code: 'custom',
+          message: `the web_search tool is not supported by ${planModelId} on the plan channel`,
+          path: ['tools', index],
+          params: unsupportedContentType,
+        });
+      }
+    });
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
