@@ -11,11 +11,7 @@ export interface ReceivedRequest {
 }
 
 /** Handler for the test server; `body` is the fully read request body. */
-export type TestRequestHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: Buffer,
-) => void | Promise<void>;
+export type TestRequestHandler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => unknown;
 
 /** A local HTTP server on 127.0.0.1 and a random port, for tests. */
 export interface HttpTestServer {
