@@ -52,7 +52,7 @@ export class Files {
   }
 
   /** Lists the files, optionally of one purpose (`GET /v1/files`). */
-  list(params: FileListParams = {}, options?: RequestOptions): Promise<FileList> {
+  async list(params: FileListParams = {}, options?: RequestOptions): Promise<FileList> {
     const query = params.purpose === undefined ? undefined : { purpose: params.purpose };
     return this.#context.transport.request<FileList>(
       withOptions(
@@ -63,7 +63,7 @@ export class Files {
   }
 
   /** Gets one file with its status (`GET /v1/files/{id}`). */
-  retrieve(fileId: string, options?: RequestOptions): Promise<FileObject> {
+  async retrieve(fileId: string, options?: RequestOptions): Promise<FileObject> {
     if (this.#context.validate) validateRequest.id('fileId', fileId);
     return this.#context.transport.request<FileObject>(
       withOptions({ method: 'GET', path: `/v1/files/${segment(fileId)}` }, options),
@@ -71,7 +71,7 @@ export class Files {
   }
 
   /** The extracted text of a `file-extract` file (`GET /v1/files/{id}/content`). */
-  content(fileId: string, options?: RequestOptions): Promise<string> {
+  async content(fileId: string, options?: RequestOptions): Promise<string> {
     if (this.#context.validate) validateRequest.id('fileId', fileId);
     return this.#context.transport.request<string>(
       withOptions(
@@ -82,7 +82,7 @@ export class Files {
   }
 
   /** Deletes a file (`DELETE /v1/files/{id}`). */
-  delete(fileId: string, options?: RequestOptions): Promise<FileDeleted> {
+  async delete(fileId: string, options?: RequestOptions): Promise<FileDeleted> {
     if (this.#context.validate) validateRequest.id('fileId', fileId);
     return this.#context.transport.request<FileDeleted>(
       withOptions({ method: 'DELETE', path: `/v1/files/${segment(fileId)}` }, options),
@@ -93,7 +93,7 @@ export class Files {
    * Polls the file until its status is `success` (the service says `processed` while still parsing).
    * Throws `FileProcessingError` on a failure status or after `timeout` ms, `APIUserAbortError` on `signal`.
    */
-  waitUntilReady(fileId: string, options: WaitUntilReadyOptions = {}): Promise<FileObject> {
+  async waitUntilReady(fileId: string, options: WaitUntilReadyOptions = {}): Promise<FileObject> {
     if (this.#context.validate) validateRequest.id('fileId', fileId);
     return waitUntilReady(fileId, (signal) => this.retrieve(fileId, { signal }), options);
   }

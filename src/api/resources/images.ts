@@ -12,7 +12,7 @@ export class Images {
   }
 
   /** Generates one image from a prompt (`POST /v1/images/generations`). */
-  generate(params: ImageGenerateParams, options?: RequestOptions): Promise<ImageGeneration> {
+  async generate(params: ImageGenerateParams, options?: RequestOptions): Promise<ImageGeneration> {
     if (this.#context.validate) validateRequest.imageGenerate(params);
     return this.#context.transport.request<ImageGeneration>(
       withOptions({ method: 'POST', path: '/v1/images/generations', body: params }, options),

@@ -15,7 +15,10 @@ export class Messages {
   }
 
   /** Estimates the input tokens of a Messages-format request (`POST .../messages/count_tokens`). */
-  countTokens(params: MessagesCountTokensParams, options?: RequestOptions): Promise<MessagesTokenCount> {
+  async countTokens(
+    params: MessagesCountTokensParams,
+    options?: RequestOptions,
+  ): Promise<MessagesTokenCount> {
     if (this.#context.validate) validateRequest.messagesCountTokens(params, this.#channel);
     return this.#context.transport.request<MessagesTokenCount>(
       withOptions(

@@ -12,14 +12,14 @@ export class Models {
   }
 
   /** Lists the models (`GET /v1/models`). */
-  list(options?: RequestOptions): Promise<ModelList> {
+  async list(options?: RequestOptions): Promise<ModelList> {
     return this.#context.transport.request<ModelList>(
       withOptions({ method: 'GET', path: '/v1/models' }, options),
     );
   }
 
   /** Gets one model by name (`GET /v1/models/{model}`). */
-  retrieve(model: string, options?: RequestOptions): Promise<Model> {
+  async retrieve(model: string, options?: RequestOptions): Promise<Model> {
     if (this.#context.validate) validateRequest.id('model', model);
     return this.#context.transport.request<Model>(
       withOptions({ method: 'GET', path: `/v1/models/${segment(model)}` }, options),

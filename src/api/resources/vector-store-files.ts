@@ -20,7 +20,7 @@ export class VectorStoreFiles {
   }
 
   /** Adds uploaded files to a store (`POST /v1/vector_stores/{id}/files`, JSON). */
-  create(
+  async create(
     storeId: string,
     params: VectorStoreFileCreateParams,
     options?: RequestOptions,
@@ -43,16 +43,16 @@ export class VectorStoreFiles {
     query: VectorStoreFileListParams = {},
     options?: RequestOptions,
   ): PagePromise<VectorStoreFile> {
-    if (this.#context.validate) {
-      validateRequest.id('storeId', storeId);
-      validateRequest.listQuery(query);
-    }
     const path = `/v1/vector_stores/${segment(storeId)}/files`;
-    return new PagePromise(query, (pageQuery) =>
-      this.#context.transport.request<CursorPageResponse<VectorStoreFile>>(
+    return new PagePromise(query, async (pageQuery) => {
+      if (this.#context.validate) {
+        validateRequest.id('storeId', storeId);
+        validateRequest.listQuery(pageQuery);
+      }
+      return this.#context.transport.request<CursorPageResponse<VectorStoreFile>>(
         withOptions({ method: 'GET', path, query: { ...pageQuery } }, options),
-      ),
-    );
+      );
+    });
   }
 
   /** Removes a file from a store (`DELETE /v1/vector_stores/{id}/files/{file_id}`). */

@@ -23,7 +23,7 @@ export class VectorStores {
   }
 
   /** Creates a store (`POST /v1/vector_stores`); the service answers only `id` and `name`. */
-  create(params: VectorStoreCreateParams, options?: RequestOptions): Promise<VectorStore> {
+  async create(params: VectorStoreCreateParams, options?: RequestOptions): Promise<VectorStore> {
     if (this.#context.validate) validateRequest.vectorStoreCreate(params);
     return this.#context.transport.request<VectorStore>(
       withOptions({ method: 'POST', path: '/v1/vector_stores', body: params }, options),
@@ -31,7 +31,7 @@ export class VectorStores {
   }
 
   /** Gets a store with its file counts (`GET /v1/vector_stores/{id}`). */
-  retrieve(storeId: string, options?: RequestOptions): Promise<VectorStore> {
+  async retrieve(storeId: string, options?: RequestOptions): Promise<VectorStore> {
     if (this.#context.validate) validateRequest.id('storeId', storeId);
     return this.#context.transport.request<VectorStore>(
       withOptions({ method: 'GET', path: `/v1/vector_stores/${segment(storeId)}` }, options),
@@ -40,12 +40,12 @@ export class VectorStores {
 
   /** Lists the stores, page by page (`GET /v1/vector_stores`). */
   list(query: VectorStoreListParams = {}, options?: RequestOptions): PagePromise<VectorStore> {
-    if (this.#context.validate) validateRequest.listQuery(query);
-    return new PagePromise(query, (pageQuery) =>
-      this.#context.transport.request<CursorPageResponse<VectorStore>>(
+    return new PagePromise(query, async (pageQuery) => {
+      if (this.#context.validate) validateRequest.listQuery(pageQuery);
+      return this.#context.transport.request<CursorPageResponse<VectorStore>>(
         withOptions({ method: 'GET', path: '/v1/vector_stores', query: { ...pageQuery } }, options),
-      ),
-    );
+      );
+    });
   }
 
   /** Deletes a store (`DELETE /v1/vector_stores/{id}`). */

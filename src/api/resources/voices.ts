@@ -14,7 +14,7 @@ export class Voices {
   }
 
   /** Clones a voice from a `storage` upload of 5-10 s of audio (`POST /v1/audio/voices`). */
-  create(params: VoiceCreateParams, options?: RequestOptions): Promise<VoiceCreated> {
+  async create(params: VoiceCreateParams, options?: RequestOptions): Promise<VoiceCreated> {
     if (this.#context.validate) validateRequest.voiceCreate(params);
     return this.#context.transport.request<VoiceCreated>(
       withOptions({ method: 'POST', path: '/v1/audio/voices', body: params }, options),
@@ -23,12 +23,12 @@ export class Voices {
 
   /** Lists the cloned voices, page by page (`GET /v1/audio/voices`). */
   list(query: VoiceListParams = {}, options?: RequestOptions): PagePromise<Voice> {
-    if (this.#context.validate) validateRequest.listQuery(query);
-    return new PagePromise(query, (pageQuery) =>
-      this.#context.transport.request<CursorPageResponse<Voice>>(
+    return new PagePromise(query, async (pageQuery) => {
+      if (this.#context.validate) validateRequest.listQuery(pageQuery);
+      return this.#context.transport.request<CursorPageResponse<Voice>>(
         withOptions({ method: 'GET', path: '/v1/audio/voices', query: { ...pageQuery } }, options),
-      ),
-    );
+      );
+    });
   }
 }
 

@@ -1,0 +1,193 @@
+import type { ServerResponse } from 'node:http';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatCompletionStream } from '../../../src/api/chat/chat-completion-stream.js';
+import type { ChatCompletionChunk, ToolCall } from '../../../src/api/types/chat.js';
+import { APIError } from '../../../src/transport/errors/api-error.js';
+import { APIUserAbortError } from '../../../src/transport/errors/api-user-abort-error.js';
+import { type ApiTestSetup, createApiTestSetup, sendSse } from '../create-api-test-setup.js';
+import { createChunk, createUsage, officialExampleStream } from './chunk-factory.js';
+
+const params = {
+  model: 'svc-3.5-flash',
+  messages: [{ role: 'user' as const, content: 'Hi' }],
+  stream: true as const,
+};
+
+describe('ChatCompletionStream', () => {
+  let setup: ApiTestSetup;
+  beforeAll(async () => {
+    setup = await createApiTestSetup();
+  });
+  afterEach(() => {
+    setup.server.requests.length = 0;
+  });
+  afterAll(() => setup.close());
+
+  async function streamOf(events: unknown[]): Promise<ChatCompletionStream> {
+    setup.server.setHandler((_req, res) => sendSse(res, events));
+    return setup.client.chat.completions.create(params);
+  }
+
+  describe('when the service sends the official example stream', () => {
+    it('should yield every chunk as sent and accumulate the completion', async () => {
+      const chunks = officialExampleStream();
+      const stream = await streamOf(chunks);
+      const seen: ChatCompletionChunk[] = [];
+      for await (const chunk of stream) seen.push(chunk);
+      expect(seen).toEqual(chunks);
+      const completion = await stream.finalCompletion();
+      expect(completion.created).toBe(1_700_000_000);
+      expect(completion.choices).toEqual([
+        { index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' },
+      ]);
+      expect(completion.usage).toEqual(createUsage(8, 3));
+    });
+  });
+
+  describe('when nobody iterates', () => {
+    it('should drain the stream itself in finalCompletion()', async () => {
+      const stream = await streamOf(officialExampleStream());
+      expect((await stream.finalCompletion()).choices[0]?.message.content).toBe('Hello!');
+    });
+
+    it('should refuse a second iteration', async () => {
+      const stream = await streamOf(officialExampleStream());
+      await stream.finalCompletion();
+      expect(() => stream[Symbol.asyncIterator]()).toThrow(/only once/);
+    });
+  });
+
+  describe('when a legacy model streams tool calls without index', () => {
+    it('should build one call per name chunk', async () => {
+      const legacy = (name: string, args: string) => ({
+        id: '',
+        type: '',
+        function: { name, arguments: args },
+      });
+      const stream = await streamOf([
+        createChunk([{ delta: { role: 'assistant', content: '' }, finish_reason: '' }], { created: 0 }),
+        createChunk([{ delta: { role: '', tool_calls: [legacy('get_weather', '')] }, finish_reason: '' }]),
+        createChunk([{ delta: { role: '', tool_calls: [legacy('', '{"')] }, finish_reason: '' }]),
+        createChunk([{ delta: { role: '', tool_calls: [legacy('', 'city":"Oslo"}')] }, finish_reason: '' }]),
+        createChunk([{ delta: {}, finish_reason: 'tool_calls' }]),
+      ]);
+      const completion = await stream.finalCompletion();
+      const calls = completion.choices[0]?.message.tool_calls as ToolCall[];
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Oslo"}' });
+      expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
+    });
+  });
+
+  describe('when n > 1, audio, reasoning and a web search arrive together', () => {
+    it('should accumulate each as the service sends it', async () => {
+      const results = [{ index: 1, url: 'https://example.com', title: 'Example' }];
+      const stream = await streamOf([
+        createChunk(
+          [
+            {
+              index: 0,
+              delta: {
+                role: 'assistant',
+                tool_calls: [{ id: 'ws', type: 'web_search', function: { name: 'svc_websearch', results } }],
+              },
+            },
+            { index: 1, delta: { role: 'assistant', reasoning_content: 'alt' } },
+          ],
+          { created: 0, usage: createUsage(0, 0) },
+        ),
+        createChunk([{ index: 0, delta: { reasoning: 'plain' } }], { usage: createUsage(4, 1) }),
+        createChunk([
+          { index: 0, delta: { audio: { data: Buffer.from('ab').toString('base64'), transcript: 'Hi' } } },
+        ]),
+        createChunk([
+          { index: 0, delta: { audio: { data: Buffer.from('c').toString('base64'), transcript: '!' } } },
+        ]),
+        createChunk([{ index: 1, delta: { content: 'second' }, finish_reason: 'stop' }], {
+          usage: createUsage(4, 6),
+        }),
+        createChunk([{ index: 0, delta: {}, finish_reason: null }]),
+      ]);
+      const completion = await stream.finalCompletion();
+      const [first, second] = completion.choices;
+      expect(first?.message.tool_calls).toEqual([
+        { id: 'ws', type: 'web_search', function: { name: 'svc_websearch', results } },
+      ]);
+      expect(first?.message.reasoning).toBe('plain');
+      expect(Buffer.from(first!.message.audio!.data, 'base64').toString()).toBe('abc');
+      expect(first?.message.audio?.transcript).toBe('Hi!');
+      expect(first?.finish_reason).toBeNull();
+      expect(second?.message).toEqual({ role: 'assistant', content: 'second', reasoning_content: 'alt' });
+      expect(completion.usage).toEqual(createUsage(4, 6));
+    });
+  });
+
+  describe('when the SSE bytes arrive split at random points', () => {
+    it('should give the same completion for every split', async () => {
+      const text = officialExampleStream()
+        .map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`)
+        .concat('data: [DONE]\n\n')
+        .join('');
+      const bytes = Buffer.from(text.replace('Hel', 'Hé€'));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }),
+          async (cuts) => {
+            const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+            setup.server.setHandler(async (_req, res) => {
+              res.writeHead(200, { 'content-type': 'text/event-stream' });
+              for (let i = 0; i + 1 < points.length; i++) {
+                await write(res, bytes.subarray(points[i], points[i + 1]));
+              }
+              res.end();
+            });
+            const stream = await setup.client.chat.completions.create(params);
+            const completion = await stream.finalCompletion();
+            expect(completion.choices[0]?.message.content).toBe('Hé€lo!');
+          },
+        ),
+        { numRuns: 25 },
+      );
+    });
+  });
+
+  describe('when the caller stops early', () => {
+    it('should reject finalCompletion() after a break', async () => {
+      const stream = await streamOf(officialExampleStream());
+      for await (const _chunk of stream) break;
+      await expect(stream.finalCompletion()).rejects.toBeInstanceOf(APIUserAbortError);
+    });
+
+    it('should end a pending iteration with APIUserAbortError on abort()', async () => {
+      setup.server.setHandler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify(createChunk([{ delta: { content: 'a' } }]))}\n\n`);
+        // Never ends: only abort() can finish this stream.
+      });
+      const stream = await setup.client.chat.completions.create(params);
+      const iterator = stream[Symbol.asyncIterator]();
+      expect((await iterator.next()).done).toBe(false);
+      const pending = iterator.next();
+      stream.abort();
+      await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+      await expect(stream.finalCompletion()).rejects.toBeInstanceOf(APIUserAbortError);
+    });
+  });
+
+  describe('when the stream reports an error event', () => {
+    it('should throw a typed APIError with the message', async () => {
+      const stream = await streamOf([
+        createChunk([{ delta: { content: 'a' } }]),
+        { error: { message: 'Output blocked by moderation', type: 'content_filter' } },
+      ]);
+      const error = await stream.finalCompletion().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as Error).message).toContain('Output blocked by moderation');
+    });
+  });
+});
+
+function write(res: ServerResponse, bytes: Buffer): Promise<void> {
+  return new Promise((resolve) => res.write(bytes, () => resolve()));
+}
