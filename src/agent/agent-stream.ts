@@ -1,0 +1,130 @@
+import { EventEmitter } from 'eventemitter3';
+import { SvcError } from '../transport/errors/svc-error.js';
+import type { AgentEvent, AgentEventMap } from './events.js';
+import type { RunResult } from './run-result.js';
+
+/** What the stream hands to the run it drives. */
+export interface AgentStreamControls {
+  emit: (event: AgentEvent) => void;
+  signal: AbortSignal;
+}
+
+/** Options of an `AgentStream`. */
+export interface AgentStreamOptions {
+  /** The caller's signal; aborting it aborts the run. */
+  signal?: AbortSignal | undefined;
+  /** Keep events for `for await` (false for `agent.run`, which nobody iterates). @default true */
+  buffer?: boolean;
+}
+
+/**
+ * A running agent: an `AsyncIterable<AgentEvent>` (iterate once), a typed eventemitter3 emitter
+ * (`stream.on('text-delta', (event) => ...)`, `'event'` for all of them), `result`, and `abort()`.
+ * On failure the `error` event (or `abort`) is delivered, then iteration throws and `result` rejects
+ * with the same error. `result` never causes an unhandled rejection when nobody awaits it. Breaking out
+ * of a `for await` aborts the run.
+ */
+export class AgentStream<Output = undefined>
+  extends EventEmitter<AgentEventMap>
+  implements AsyncIterable<AgentEvent>
+{
+  /** The run's result; rejects with the run's error (which carries `error.state`). */
+  readonly result: Promise<RunResult<Output>>;
+  readonly #controller = new AbortController();
+  readonly #queue: AgentEvent[] = [];
+  readonly #buffer: boolean;
+  #wake: (() => void) | undefined;
+  #ended = false;
+  #failure: { error: unknown; thrown: boolean } | undefined;
+  #iterated = false;
+
+  constructor(
+    run: (controls: AgentStreamControls) => Promise<RunResult<Output>>,
+    options: AgentStreamOptions = {},
+  ) {
+    super();
+    this.#buffer = options.buffer ?? true;
+    const outer = options.signal;
+    const onOuterAbort = () => this.abort(outer?.reason);
+    if (outer?.aborted) onOuterAbort();
+    else outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const signal = this.#controller.signal;
+    // Started on the next microtask so listeners attached right after `agent.stream()` see `start`.
+    this.result = Promise.resolve()
+      .then(() => run({ emit: (event) => this.#push(event), signal }))
+      .then(
+        (result) => {
+          this.#end(undefined);
+          return result;
+        },
+        (error: unknown) => {
+          this.#push(signal.aborted ? { type: 'abort', reason: signal.reason } : { type: 'error', error });
+          this.#end({ error, thrown: false });
+          throw error;
+        },
+      )
+      .finally(() => outer?.removeEventListener('abort', onOuterAbort));
+    this.result.catch(() => {});
+  }
+
+  /** Aborts the run: the HTTP stream and running tools stop; the run ends with an `abort` event. */
+  abort(reason?: unknown): void {
+    if (!this.#controller.signal.aborted) this.#controller.abort(reason);
+  }
+
+  /** Iterates the run's events in order; can be iterated once. */
+  [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    if (!this.#buffer)
+      throw new SvcError('This AgentStream does not keep events; use agent.stream() to iterate.');
+    if (this.#iterated)
+      throw new SvcError('An AgentStream can be iterated only once; use stream.on() for more listeners.');
+    this.#iterated = true;
+    return {
+      next: async (): Promise<IteratorResult<AgentEvent>> => {
+        for (;;) {
+          const event = this.#queue.shift();
+          if (event) return { done: false, value: event };
+          if (this.#ended) {
+            const failure = this.#failure;
+            if (failure && !failure.thrown) {
+              failure.thrown = true;
+              throw failure.error;
+            }
+            return { done: true, value: undefined };
+          }
+          await new Promise<void>((resolve) => {
+            this.#wake = resolve;
+          });
+        }
+      },
+      return: async (): Promise<IteratorResult<AgentEvent>> => {
+        if (!this.#ended) {
+          this.abort(new SvcError('The consumer stopped iterating the agent stream.'));
+          await this.result.catch(() => undefined);
+        }
+        if (this.#failure) this.#failure.thrown = true;
+        this.#queue.length = 0;
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  #push(event: AgentEvent): void {
+    if (this.#buffer) this.#queue.push(event);
+    this.#notify();
+    (this.emit as (type: string, event: AgentEvent) => boolean)(event.type, event);
+    this.emit('event', event);
+  }
+
+  #end(failure: { error: unknown; thrown: boolean } | undefined): void {
+    this.#ended = true;
+    this.#failure = failure;
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}

@@ -1,0 +1,106 @@
+import { ChatCompletionAccumulator } from '../api/chat/chat-completion-accumulator.js';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+  ChatCompletionMessage,
+} from '../api/types/chat.js';
+import type { RequestOptions } from '../api/types/request-options.js';
+import type { AgentEvent } from './events.js';
+
+/** The one client method the loop needs: `client.chat.completions.create`, streamed or not. */
+export type CreateChatCompletion = (
+  params: ChatCompletionCreateParams,
+  options: RequestOptions,
+) => Promise<ChatCompletion | (AsyncIterable<ChatCompletionChunk> & { abort?(reason?: unknown): void })>;
+
+/** Options of `callModel`. */
+export interface CallModelOptions {
+  create: CreateChatCompletion;
+  params: ChatCompletionCreateParams;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+  /** Ids for function calls the service left without one (streams get them from the accumulator). */
+  generateId: () => string;
+}
+
+/**
+ * Makes one model request and emits its pieces as they arrive: text, reasoning, audio, and function-call
+ * starts and argument fragments (ids as the accumulator resolves them, legacy deltas included).
+ * Arguments are never parsed here: only the finished completion is acted on. A non-streamed answer
+ * emits the same events, one delta each, so a UI is written once.
+ */
+export async function callModel({
+  create,
+  params,
+  signal,
+  emit,
+  generateId,
+}: CallModelOptions): Promise<ChatCompletion> {
+  const response = await create(params, { signal });
+  if (!isStream(response)) {
+    const message = response.choices[0]?.message;
+    // Ids are fixed before any event names them, so events, assistant message and tool messages agree.
+    for (const call of message?.tool_calls ?? []) {
+      if (!call.id && (!call.type || call.type === 'function')) call.id = generateId();
+    }
+    emitWholeMessage(message, emit);
+    return response;
+  }
+  const accumulator = new ChatCompletionAccumulator();
+  for await (const chunk of response) {
+    for (const update of accumulator.addWithUpdates(chunk)) {
+      // The agent works on choice 0 (it never asks for n > 1).
+      if (update.choice !== 0) continue;
+      switch (update.kind) {
+        case 'content':
+          emit({ type: 'text-delta', text: update.text });
+          break;
+        case 'reasoning':
+          emit({ type: 'reasoning-delta', text: update.text });
+          break;
+        case 'audio':
+          emit(audioDelta(update.data, update.transcript));
+          break;
+        case 'tool-call-start':
+          emit({ type: 'tool-input-start', toolCallId: update.id, toolName: update.name });
+          break;
+        case 'tool-call-delta':
+          if (update.argumentsDelta) {
+            emit({ type: 'tool-input-delta', toolCallId: update.id, delta: update.argumentsDelta });
+          }
+          break;
+        default:
+          // Hosted calls and finish reasons are reported from the finished message.
+          break;
+      }
+    }
+  }
+  return accumulator.snapshot();
+}
+
+function isStream(value: unknown): value is AsyncIterable<ChatCompletionChunk> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+}
+
+function emitWholeMessage(
+  message: ChatCompletionMessage | undefined,
+  emit: (event: AgentEvent) => void,
+): void {
+  if (!message) return;
+  const reasoning = message.reasoning ?? message.reasoning_content;
+  if (reasoning) emit({ type: 'reasoning-delta', text: reasoning });
+  if (message.content) emit({ type: 'text-delta', text: message.content });
+  if (message.audio) emit(audioDelta(message.audio.data, message.audio.transcript));
+  for (const call of message.tool_calls ?? []) {
+    if (call.type && call.type !== 'function') continue;
+    const id = call.id;
+    emit({ type: 'tool-input-start', toolCallId: id, toolName: call.function.name ?? '' });
+    const args = call.function.arguments ?? '';
+    if (args) emit({ type: 'tool-input-delta', toolCallId: id, delta: args });
+  }
+}
+
+function audioDelta(data: string, transcript: string): AgentEvent {
+  return transcript ? { type: 'audio-delta', data, transcript } : { type: 'audio-delta', data };
+}

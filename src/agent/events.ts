@@ -1,0 +1,129 @@
+import type { FinishReason, WebSearchResult } from '../api/types/chat.js';
+import type { AgentUsage } from './usage.js';
+
+/** The run began. */
+export interface StartEvent {
+  type: 'start';
+}
+/** A model request (turn) began; `step` is its 0-based index in `result.steps`. */
+export interface StartStepEvent {
+  type: 'start-step';
+  step: number;
+}
+/** A piece of the model's reasoning (`reasoning` or `reasoning_content` on the wire). */
+export interface ReasoningDeltaEvent {
+  type: 'reasoning-delta';
+  text: string;
+}
+/** A piece of the assistant's answer text. */
+export interface TextDeltaEvent {
+  type: 'text-delta';
+  text: string;
+}
+/** The model started a function call; its arguments follow as `tool-input-delta`. */
+export interface ToolInputStartEvent {
+  type: 'tool-input-start';
+  toolCallId: string;
+  toolName: string;
+}
+/** A fragment of a function call's JSON arguments, as streamed. */
+export interface ToolInputDeltaEvent {
+  type: 'tool-input-delta';
+  toolCallId: string;
+  delta: string;
+}
+/** A complete function call; `input` is the parsed arguments (the raw text when they did not parse). */
+export interface ToolCallEvent {
+  type: 'tool-call';
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+/** A function call finished; `output` is what the tool returned. */
+export interface ToolResultEvent {
+  type: 'tool-result';
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  output: unknown;
+}
+/** A function call failed (bad arguments, unknown tool, throw, timeout, abort, rejection); the model is told. */
+export interface ToolErrorEvent {
+  type: 'tool-error';
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  error: Error;
+}
+/** The service ran one of its hosted tools (web search, retrieval); nothing runs locally. */
+export interface HostedToolCallEvent {
+  type: 'hosted-tool-call';
+  toolType: string;
+  toolCallId: string;
+  name?: string;
+  arguments?: string;
+  results?: WebSearchResult[];
+}
+/** A piece of audio output (base64) and of its transcript. */
+export interface AudioDeltaEvent {
+  type: 'audio-delta';
+  data: string;
+  transcript?: string;
+}
+/** A call waits for a human decision; the run pauses with it in `result.interruptions`. */
+export interface ToolApprovalRequestEvent {
+  type: 'tool-approval-request';
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+/** A turn ended (after its tools ran). */
+export interface FinishStepEvent {
+  type: 'finish-step';
+  step: number;
+  finishReason: FinishReason | null;
+  usage: AgentUsage;
+}
+/** The run ended (also when paused for approvals); `usage` is summed over its turns. */
+export interface FinishEvent {
+  type: 'finish';
+  finishReason: FinishReason | null;
+  usage: AgentUsage;
+}
+/** The run failed; the iterator then throws this same error. */
+export interface ErrorEvent {
+  type: 'error';
+  error: unknown;
+}
+/** The run was aborted; the iterator then throws an `APIUserAbortError` carrying `state`. */
+export interface AbortEvent {
+  type: 'abort';
+  reason?: unknown;
+}
+
+/** Everything an `AgentStream` yields, keyed by `type` (names as in the Vercel AI SDK). */
+export type AgentEvent =
+  | StartEvent
+  | StartStepEvent
+  | ReasoningDeltaEvent
+  | TextDeltaEvent
+  | ToolInputStartEvent
+  | ToolInputDeltaEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | ToolErrorEvent
+  | HostedToolCallEvent
+  | AudioDeltaEvent
+  | ToolApprovalRequestEvent
+  | FinishStepEvent
+  | FinishEvent
+  | ErrorEvent
+  | AbortEvent;
+
+/** The `type` of any agent event. */
+export type AgentEventType = AgentEvent['type'];
+
+/** Event map of the `AgentStream` emitter: one labelled tuple per event type, plus `event` for all of them. */
+export type AgentEventMap = { [K in AgentEventType]: [event: Extract<AgentEvent, { type: K }>] } & {
+  event: [event: AgentEvent];
+};

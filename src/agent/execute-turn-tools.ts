@@ -1,0 +1,84 @@
+import type { SvcClient } from '../api/svc-client.js';
+import { executeToolCalls } from '../tools/execute-tool-calls.js';
+import type { ToolSet } from '../tools/tool.js';
+import { throwIfAborted } from './errors/to-abort-error.js';
+import { ToolApprovalError } from './errors/tool-approval-error.js';
+import type { AgentEvent } from './events.js';
+import type { PendingToolCall, RunState } from './run-state.js';
+import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
+
+/** Options of `executeTurnTools`. */
+export interface ExecuteTurnToolsOptions {
+  state: RunState;
+  toolSet: ToolSet;
+  context: unknown;
+  client: SvcClient | undefined;
+  signal: AbortSignal;
+  concurrency: number;
+  emit: (event: AgentEvent) => void;
+}
+
+/**
+ * Runs the pending calls of the last turn that may run (no approval needed, or approved), in parallel
+ * through the run's ledger so a finished call never runs twice. When some call still waits for a human,
+ * the finished results stay in the ledger and the turn stays pending (`interrupted`); otherwise every
+ * call is answered, rejected ones with the reason, and the turn is `settled`.
+ */
+export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promise<'settled' | 'interrupted'> {
+  const { state, toolSet, signal, emit } = options;
+  const runnable = state.pendingToolCalls.filter(
+    (call) => call.approval === 'none' || call.approval === 'approved',
+  );
+  // Outcomes already in the ledger were reported by the run that produced them.
+  const fresh = new Set(
+    runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId),
+  );
+  const outcomes = await executeToolCalls(runnable.map(toToolCall), {
+    toolSet,
+    context: options.context,
+    client: options.client,
+    signal,
+    concurrency: options.concurrency,
+    ledger: state.ledger,
+  });
+  for (const outcome of outcomes) {
+    if (!fresh.has(outcome.toolCallId)) continue;
+    const { toolCallId, toolName, input } = outcome;
+    if (outcome.status === 'ok')
+      emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });
+    else
+      emit({
+        type: 'tool-error',
+        toolCallId,
+        toolName,
+        input,
+        error: outcome.error ?? new Error(outcome.content),
+      });
+  }
+  throwIfAborted(signal);
+  if (state.pendingToolCalls.some((call) => call.approval === 'pending')) return 'interrupted';
+
+  const byId = new Map(outcomes.map((outcome) => [outcome.toolCallId, outcome]));
+  settlePendingCalls(state, (call) => {
+    const outcome = byId.get(call.toolCallId);
+    if (outcome) return resultFromOutcome(outcome);
+    const content = rejectionText(call);
+    emit({
+      type: 'tool-error',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+      error: new ToolApprovalError({ toolCallId: call.toolCallId, message: content }),
+    });
+    return unrunResult(call, 'rejected', content);
+  });
+  return 'settled';
+}
+
+function toToolCall(call: PendingToolCall) {
+  return {
+    id: call.toolCallId,
+    type: 'function' as const,
+    function: { name: call.toolName, arguments: call.arguments },
+  };
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { createToolSet } from '../tools/create-tool-set.js';
+import type { ToolSet } from '../tools/tool.js';
+import type { AgentHooks } from './agent-hooks.js';
+import type { AgentOptions } from './agent-options.js';
+import { AgentOptionsError } from './errors/agent-options-error.js';
+import type { ModelSettings } from './model-settings.js';
+import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
+
+/** Defaults of the agent's options. */
+export const defaultAgentOptions = { maxTurns: 10, toolConcurrency: 8, outputName: 'output' } as const;
+
+/** The agent's options, checked once and with defaults filled in. */
+export interface NormalizedAgentOptions {
+  model: string;
+  instructions: string | undefined;
+  toolSet: ToolSet;
+  maxTurns: number;
+  modelSettings: ModelSettings;
+  toolConcurrency: number;
+  stopWhen: StopCondition;
+  hooks: AgentHooks;
+  outputName: string;
+  generateId: () => string;
+}
+
+/** Checks the agent's options (naming the field and rule) and fills in defaults. */
+// biome-ignore lint/suspicious/noExplicitAny: any context and output type are fine here.
+export function normalizeAgentOptions(options: AgentOptions<any, any>): NormalizedAgentOptions {
+  const {
+    model,
+    instructions,
+    tools = [],
+    maxTurns = defaultAgentOptions.maxTurns,
+    modelSettings = {},
+    toolConcurrency = defaultAgentOptions.toolConcurrency,
+    stopWhen = [],
+    hooks = {},
+    outputName = defaultAgentOptions.outputName,
+  } = options;
+  const client = options.client as unknown;
+  if (typeof client !== 'object' || client === null || !('chat' in client)) {
+    throw new AgentOptionsError({ field: 'client', rule: 'required: an SvcClient' });
+  }
+  if (typeof model !== 'string' || model === '') {
+    throw new AgentOptionsError({ field: 'model', rule: 'required: a model name such as "svc-3.5-flash"' });
+  }
+  if (instructions !== undefined && typeof instructions !== 'string') {
+    throw new AgentOptionsError({ field: 'instructions', rule: 'must be a string' });
+  }
+  checkPositiveInteger('maxTurns', maxTurns);
+  checkPositiveInteger('toolConcurrency', toolConcurrency);
+  const settings = modelSettings as Record<string, unknown>;
+  if ('n' in settings && settings.n !== 1 && settings.n !== undefined) {
+    throw new AgentOptionsError({
+      field: 'modelSettings.n',
+      rule: 'an agent follows one answer; n must be 1',
+    });
+  }
+  for (const field of ['model', 'messages', 'tools', 'stream', 'response_format']) {
+    if (field in settings) {
+      throw new AgentOptionsError({
+        field: `modelSettings.${field}`,
+        rule: 'set by the agent (use the agent options model, tools, output and agent.stream)',
+      });
+    }
+  }
+  const conditions = Array.isArray(stopWhen) ? stopWhen : [stopWhen];
+  return {
+    model,
+    instructions,
+    toolSet: createToolSet(tools),
+    maxTurns,
+    modelSettings,
+    toolConcurrency,
+    // The repeat guard always applies: a model stuck on one call would otherwise burn every turn.
+    stopWhen: anyOf(isRepeatedToolCall(3), ...conditions),
+    hooks,
+    outputName,
+    generateId: options._internal?.generateId ?? generateToolCallId,
+  };
+}
+
+/** Checks a positive integer option. */
+export function checkPositiveInteger(field: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new AgentOptionsError({ field, rule: `must be an integer >= 1, got ${String(value)}` });
+  }
+}
+
+function generateToolCallId(): string {
+  return `call_${randomBytes(12).toString('hex')}`;
+}

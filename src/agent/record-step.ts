@@ -1,0 +1,34 @@
+import type { ChatCompletion } from '../api/types/chat.js';
+import type { AgentStep } from './run-result.js';
+import type { RunState } from './run-state.js';
+import type { AssistantTurn } from './to-assistant-message.js';
+import { addUsage, toAgentUsage } from './usage.js';
+
+/**
+ * Records a finished model answer: appends the assistant message to the conversation, the step to the
+ * run, and the turn's final usage to the total (a stream's usage is cumulative: only the last counts).
+ */
+export function recordStep(state: RunState, completion: ChatCompletion, turn: AssistantTurn): AgentStep {
+  const usage = toAgentUsage(completion.usage);
+  const step: AgentStep = {
+    index: state.steps.length,
+    message: turn.message,
+    text: turn.text,
+    reasoning: turn.reasoning,
+    toolCalls: turn.functionCalls.map((call) => ({
+      toolCallId: call.id,
+      toolName: call.function.name,
+      arguments: call.function.arguments,
+      input: undefined,
+    })),
+    hostedToolCalls: turn.hostedCalls,
+    toolResults: [],
+    usage,
+    finishReason: completion.choices[0]?.finish_reason ?? null,
+  };
+  state.messages.push(turn.message);
+  state.steps.push(step);
+  state.usage = addUsage(state.usage, usage);
+  state.turn += 1;
+  return step;
+}

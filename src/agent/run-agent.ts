@@ -1,0 +1,178 @@
+import type { z } from 'zod';
+import type { SvcClient } from '../api/svc-client.js';
+import type { ToolSet } from '../tools/tool.js';
+import type { AgentHooks } from './agent-hooks.js';
+import { buildRequest } from './build-request.js';
+import { buildRunResult } from './build-run-result.js';
+import { type CreateChatCompletion, callModel } from './call-model.js';
+import { checkFinalOutput } from './check-final-output.js';
+import { attachRunState } from './errors/attach-run-state.js';
+import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
+import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
+import type { AgentEvent } from './events.js';
+import { executeTurnTools } from './execute-turn-tools.js';
+import type { ModelSettings } from './model-settings.js';
+import { prepareToolCalls } from './prepare-tool-calls.js';
+import { recordStep } from './record-step.js';
+import type { AgentStep, RunResult } from './run-result.js';
+import type { RunState } from './run-state.js';
+import {
+  cancelledText,
+  rejectionText,
+  resultFromOutcome,
+  settlePendingCalls,
+  turnLimitText,
+  unrunResult,
+} from './settle-pending-calls.js';
+import type { StopCondition } from './stop-conditions.js';
+import type { OutputRequest } from './structured-output.js';
+import { toAssistantMessage } from './to-assistant-message.js';
+import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
+
+/** Everything one run needs, already checked and normalised by the `Agent`. */
+export interface RunAgentOptions {
+  state: RunState;
+  model: string;
+  instructions: string | undefined;
+  toolSet: ToolSet;
+  modelSettings: ModelSettings;
+  output: { schema: z.ZodType; request: OutputRequest } | undefined;
+  /** Model requests allowed in this invocation. */
+  maxTurns: number;
+  stopWhen: StopCondition;
+  toolConcurrency: number;
+  stream: boolean;
+  context: unknown;
+  client: SvcClient | undefined;
+  create: CreateChatCompletion;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+  generateId: () => string;
+  hooks: AgentHooks;
+}
+
+/**
+ * The agent loop: finish a pending tool turn (resume), then repeatedly prepare the turn, call the model,
+ * record its answer, and either return the final answer or run the requested tools and decide whether
+ * to stop. Any failure leaves `state` valid to resume and is thrown with it as `error.state`.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<RunResult<unknown>> {
+  const { state, signal, emit } = options;
+  emit({ type: 'start' });
+  try {
+    if (state.pendingToolCalls.length > 0) {
+      const step = state.steps.at(-1)!;
+      if ((await runTools(options)) === 'interrupted') return finish(options, 'interrupted');
+      await finishStep(options, step);
+      if (await options.stopWhen({ steps: state.steps })) return finish(options, 'completed');
+    }
+    for (let turns = 0; ; ) {
+      throwIfAborted(signal);
+      const index = state.steps.length;
+      emit({ type: 'start-step', step: index });
+      await options.hooks.onStepStart?.({ step: index, messages: state.messages, state });
+      const completion = await callModel({
+        create: options.create,
+        params: buildRequest({
+          model: options.model,
+          instructions: options.instructions,
+          messages: state.messages,
+          tools: options.toolSet.definitions,
+          modelSettings: options.modelSettings,
+          output: options.output?.request,
+          stream: options.stream,
+        }),
+        signal,
+        emit,
+        generateId: options.generateId,
+      });
+      turns += 1;
+      const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
+      const turn = toAssistantMessage(message, options.generateId);
+      const step = recordStep(state, completion, turn);
+      for (const call of turn.hostedCalls) emit(toHostedToolCallEvent(call));
+
+      // A message with function calls is a tool turn whatever its finish_reason says.
+      if (turn.functionCalls.length === 0) {
+        await finishStep(options, step);
+        const checked = checkFinalOutput({
+          schema: options.output?.schema,
+          step,
+          state,
+          turnsLeft: options.maxTurns - turns,
+        });
+        if (checked === 'repair') continue;
+        return finish(options, 'completed', checked.output);
+      }
+
+      const atLimit = turns >= options.maxTurns;
+      state.pendingToolCalls = await prepareToolCalls({
+        ...options,
+        calls: turn.functionCalls,
+        resolveApprovals: !atLimit,
+      });
+      step.toolCalls = state.pendingToolCalls.map(({ toolCallId, toolName, arguments: text, input }) => ({
+        toolCallId,
+        toolName,
+        arguments: text,
+        input,
+      }));
+      if (atLimit) {
+        settlePendingCalls(state, (call) =>
+          unrunResult(call, 'turn-limit', turnLimitText(call, options.maxTurns)),
+        );
+        await finishStep(options, step);
+        const result = buildRunResult<unknown>(state, 'completed');
+        throw new MaxTurnsExceededError({ maxTurns: options.maxTurns, result, state });
+      }
+      if ((await runTools(options)) === 'interrupted') {
+        emitFinishStep(emit, step);
+        return finish(options, 'interrupted');
+      }
+      await finishStep(options, step);
+      if (await options.stopWhen({ steps: state.steps })) return finish(options, 'completed');
+    }
+  } catch (error) {
+    throw failRun(options, error);
+  }
+}
+
+function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
+  return executeTurnTools({ ...options, concurrency: options.toolConcurrency });
+}
+
+async function finishStep(options: RunAgentOptions, step: AgentStep): Promise<void> {
+  emitFinishStep(options.emit, step);
+  await options.hooks.onStepFinish?.({ step, state: options.state });
+}
+
+function emitFinishStep(emit: (event: AgentEvent) => void, step: AgentStep): void {
+  emit({ type: 'finish-step', step: step.index, finishReason: step.finishReason, usage: step.usage });
+}
+
+function finish(
+  options: RunAgentOptions,
+  status: 'completed' | 'interrupted',
+  output?: unknown,
+): RunResult<unknown> {
+  const result = buildRunResult(options.state, status, output);
+  options.emit({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
+  return result;
+}
+
+/**
+ * Makes the failure resumable: on abort, every pending call gets its one `tool` message (its finished
+ * outcome, else "cancelled"), and the error is the transport's `APIUserAbortError`; any error carries
+ * the state as a non-enumerable `error.state`.
+ */
+function failRun(options: RunAgentOptions, error: unknown): unknown {
+  const { state, signal } = options;
+  if (!signal.aborted) return attachRunState(error, state);
+  settlePendingCalls(state, (call) => {
+    const done = state.ledger.get(call.toolCallId);
+    if (done) return resultFromOutcome(done);
+    if (call.approval === 'rejected') return unrunResult(call, 'rejected', rejectionText(call));
+    return unrunResult(call, 'aborted', cancelledText(call));
+  });
+  return attachRunState(toAbortError(signal, error), state);
+}

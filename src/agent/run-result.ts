@@ -1,0 +1,92 @@
+import type { AssistantMessage, ChatMessage, FinishReason, HostedToolCall } from '../api/types/chat.js';
+import type { RunState } from './run-state.js';
+import type { AgentUsage } from './usage.js';
+
+/** How a function call of a step ended (mirrors the tools layer's outcome status). */
+export type ToolCallStatus =
+  | 'ok'
+  | 'invalid-arguments'
+  | 'no-such-tool'
+  | 'error'
+  | 'timeout'
+  | 'aborted'
+  | 'rejected'
+  | 'turn-limit';
+
+/** A function call the model asked for in a step. */
+export interface StepToolCall {
+  toolCallId: string;
+  toolName: string;
+  /** The exact arguments text the model sent. */
+  arguments: string;
+  /** The parsed arguments, or the raw text when they did not parse. */
+  input: unknown;
+}
+
+/** What one function call produced; `content` is the text of its `tool` message. */
+export interface StepToolResult {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  status: ToolCallStatus;
+  output: unknown;
+  content: string;
+}
+
+/** One model request and the tools it led to. */
+export interface AgentStep {
+  /** 0-based index of the step in the run. */
+  index: number;
+  /** The assistant message as sent back to the service. */
+  message: AssistantMessage;
+  /** The answer text of this turn (may be empty on a tool turn). */
+  text: string;
+  /** The reasoning of this turn, whichever wire field carried it. */
+  reasoning: string | undefined;
+  toolCalls: StepToolCall[];
+  /** Hosted calls (web search, retrieval) the service ran itself. */
+  hostedToolCalls: HostedToolCall[];
+  toolResults: StepToolResult[];
+  /** This turn's usage (its final cumulative usage when streamed). */
+  usage: AgentUsage;
+  finishReason: FinishReason | null;
+}
+
+/** A call that waits for `state.approve(toolCallId)` or `state.reject(toolCallId)`. */
+export interface ToolApprovalItem {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+interface RunResultBase {
+  /** The final assistant text (of the last step). */
+  text: string;
+  /** The whole conversation in wire format, ready to continue. */
+  messages: ChatMessage[];
+  steps: AgentStep[];
+  /** Summed over turns. */
+  usage: AgentUsage;
+  /** The last turn's finish reason. */
+  finishReason: FinishReason | null;
+  /** Everything needed to resume (after approvals) or to continue later; serialises to JSON. */
+  state: RunState;
+}
+
+/** A run that ended with an answer. */
+export interface CompletedRunResult<Output> extends RunResultBase {
+  status: 'completed';
+  /** The validated structured output when the agent has `output`, else `undefined`. */
+  output: Output;
+  interruptions: [];
+}
+
+/** A run paused for human approval of some tool calls. */
+export interface InterruptedRunResult extends RunResultBase {
+  status: 'interrupted';
+  output: undefined;
+  interruptions: ToolApprovalItem[];
+}
+
+/** What `agent.run` resolves to; narrow on `status` to read `output` without `undefined`. */
+export type RunResult<Output = undefined> = CompletedRunResult<Output> | InterruptedRunResult;

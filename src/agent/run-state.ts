@@ -1,0 +1,160 @@
+import type { ChatMessage } from '../api/types/chat.js';
+import { ToolCallLedger } from '../tools/tool-call-ledger.js';
+import { RunStateError } from './errors/run-state-error.js';
+import { ToolApprovalError } from './errors/tool-approval-error.js';
+import type { AgentStep, ToolApprovalItem } from './run-result.js';
+import { RUN_STATE_SCHEMA_VERSION, type RunStateJson, runStateJsonSchema } from './run-state-schema.js';
+import { type AgentUsage, emptyUsage } from './usage.js';
+
+/** A function call of the last turn that has no `tool` message yet. */
+export interface PendingToolCall {
+  toolCallId: string;
+  toolName: string;
+  /** The exact arguments text the model sent. */
+  arguments: string;
+  input: unknown;
+  /** `none`: runs without a human; `pending`: waits; `approved` / `rejected`: decided. */
+  approval: 'none' | 'pending' | 'approved' | 'rejected';
+  rejectionMessage?: string;
+}
+
+/** What `RunState.fromJSON` needs to know about the agent that resumes the run. */
+export interface RunStateOwner {
+  /** True when the agent has a local function tool of this name. */
+  hasFunctionTool(name: string): boolean;
+}
+
+/**
+ * Everything a run needs to continue: the conversation, the steps so far, usage, the calls waiting for
+ * tool messages (and approvals), and the outcomes of those already finished, so a resumed run never
+ * executes a finished call again. `JSON.stringify(state)` and `RunState.fromJSON(text, agent)` move it
+ * between processes.
+ */
+export class RunState {
+  /** The conversation so far in wire format; while calls are pending it ends with their assistant message. */
+  messages: ChatMessage[];
+  /** The steps of the run so far. */
+  steps: AgentStep[];
+  /** Usage summed over all turns so far. */
+  usage: AgentUsage;
+  /** Model requests made so far, over every resume. */
+  turn: number;
+  /** Calls of the last turn still lacking a `tool` message. */
+  pendingToolCalls: PendingToolCall[];
+  /** Finished tool outcomes of the run, by `toolCallId`: a resumed run never executes them again. */
+  ledger: ToolCallLedger;
+  /** Corrective turns already spent on invalid structured output. */
+  outputRepairs: number;
+
+  constructor(
+    init: Partial<Omit<RunState, 'approve' | 'reject' | 'toJSON' | 'interruptions' | 'clone'>> = {},
+  ) {
+    this.messages = init.messages ?? [];
+    this.steps = init.steps ?? [];
+    this.usage = init.usage ?? emptyUsage();
+    this.turn = init.turn ?? 0;
+    this.pendingToolCalls = init.pendingToolCalls ?? [];
+    this.ledger = init.ledger ?? new ToolCallLedger();
+    this.outputRepairs = init.outputRepairs ?? 0;
+  }
+
+  /** The calls waiting for a human decision. */
+  get interruptions(): ToolApprovalItem[] {
+    return this.pendingToolCalls
+      .filter((call) => call.approval === 'pending')
+      .map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input }));
+  }
+
+  /** Lets a paused call run when the run resumes with `agent.run(state)`. */
+  approve(toolCallId: string): this {
+    this.#awaitingDecision(toolCallId).approval = 'approved';
+    return this;
+  }
+
+  /** Refuses a paused call; the model is told it was rejected, with `message` as the reason. */
+  reject(toolCallId: string, message?: string): this {
+    const call = this.#awaitingDecision(toolCallId);
+    call.approval = 'rejected';
+    if (message !== undefined) call.rejectionMessage = message;
+    else delete call.rejectionMessage;
+    return this;
+  }
+
+  #awaitingDecision(toolCallId: string): PendingToolCall {
+    const call = this.pendingToolCalls.find((candidate) => candidate.toolCallId === toolCallId);
+    if (!call || call.approval === 'none') {
+      const waiting = this.interruptions.map((item) => item.toolCallId);
+      throw new ToolApprovalError({
+        toolCallId,
+        message: `No tool call "${toolCallId}" awaits approval; waiting: ${waiting.join(', ') || 'none'}`,
+      });
+    }
+    return call;
+  }
+
+  /** A copy to run on, so resuming leaves this state as it was (the ledger is shared: at most once still holds). */
+  clone(): RunState {
+    return new RunState({
+      messages: [...this.messages],
+      steps: this.steps.map((step) => ({ ...step })),
+      usage: { ...this.usage },
+      turn: this.turn,
+      pendingToolCalls: this.pendingToolCalls.map((call) => ({ ...call })),
+      ledger: this.ledger,
+      outputRepairs: this.outputRepairs,
+    });
+  }
+
+  /** The versioned JSON form (what `JSON.stringify(state)` writes). */
+  toJSON(): RunStateJson {
+    return {
+      $schemaVersion: RUN_STATE_SCHEMA_VERSION,
+      turn: this.turn,
+      messages: this.messages as unknown as RunStateJson['messages'],
+      steps: this.steps as unknown as RunStateJson['steps'],
+      usage: this.usage,
+      pendingToolCalls: this.pendingToolCalls,
+      ledger: this.ledger.toJSON(),
+      outputRepairs: this.outputRepairs,
+    };
+  }
+
+  /** Reads a state written by `JSON.stringify(state)`, checking its version and that `agent` has its tools. */
+  static fromJSON(text: string | RunStateJson, agent: RunStateOwner): RunState {
+    let raw: unknown;
+    try {
+      raw = typeof text === 'string' ? JSON.parse(text) : text;
+    } catch (cause) {
+      throw new RunStateError('RunState.fromJSON: the text is not JSON', { cause });
+    }
+    const version = (raw as { $schemaVersion?: unknown } | null)?.$schemaVersion;
+    if (version !== RUN_STATE_SCHEMA_VERSION) {
+      throw new RunStateError(
+        `RunState.fromJSON: $schemaVersion ${JSON.stringify(version)} is not supported; this version reads ${RUN_STATE_SCHEMA_VERSION}`,
+      );
+    }
+    const parsed = runStateJsonSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      );
+      throw new RunStateError(`RunState.fromJSON: invalid state: ${issues.join('; ')}`);
+    }
+    const json = parsed.data;
+    const missing = json.pendingToolCalls.filter((call) => !agent.hasFunctionTool(call.toolName));
+    if (missing.length > 0) {
+      throw new RunStateError(
+        `RunState.fromJSON: the agent has no tool ${missing.map((call) => `"${call.toolName}"`).join(', ')} that the saved run waits on`,
+      );
+    }
+    return new RunState({
+      turn: json.turn,
+      messages: json.messages as unknown as ChatMessage[],
+      steps: json.steps as unknown as AgentStep[],
+      usage: json.usage,
+      pendingToolCalls: json.pendingToolCalls.map((call) => ({ ...call }) as PendingToolCall),
+      ledger: ToolCallLedger.fromJSON(json.ledger),
+      outputRepairs: json.outputRepairs,
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import type { ToolCallOutcome } from '../tools/tool.js';
+import type { StepToolResult } from './run-result.js';
+import type { PendingToolCall, RunState } from './run-state.js';
+
+/**
+ * Answers every pending call of the last turn with exactly one `tool` message, in call order, records
+ * the results on the step that made the calls, and clears the pending list. Used when a turn's tools
+ * are done, and also on abort and at the turn limit, so the history is always valid to send again.
+ */
+export function settlePendingCalls(
+  state: RunState,
+  resultFor: (call: PendingToolCall) => StepToolResult,
+): StepToolResult[] {
+  const results = state.pendingToolCalls.map(resultFor);
+  for (const result of results) {
+    state.messages.push({ role: 'tool', tool_call_id: result.toolCallId, content: result.content });
+  }
+  const step = state.steps.at(-1);
+  if (step) step.toolResults = results;
+  state.pendingToolCalls = [];
+  return results;
+}
+
+/** A step result from a tools-layer outcome. */
+export function resultFromOutcome(outcome: ToolCallOutcome): StepToolResult {
+  const { toolCallId, toolName, input, status, output, content } = outcome;
+  return { toolCallId, toolName, input, status, output, content };
+}
+
+/** A call that never ran, answered with a short reason the model can read. */
+export function unrunResult(
+  call: PendingToolCall,
+  status: StepToolResult['status'],
+  content: string,
+): StepToolResult {
+  return {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+    status,
+    output: undefined,
+    content,
+  };
+}
+
+/** The tool message of a call a human rejected. */
+export function rejectionText(call: PendingToolCall): string {
+  const reason = call.rejectionMessage ? ` Reason: ${call.rejectionMessage}` : '';
+  return `The user rejected this call of ${call.toolName}; it was not run.${reason}`;
+}
+
+/** The tool message of a call stopped by an abort. */
+export function cancelledText(call: PendingToolCall): string {
+  return `Tool ${call.toolName} was cancelled: the run was aborted.`;
+}
+
+/** The tool message of a call left unrun because the run hit `maxTurns`. */
+export function turnLimitText(call: PendingToolCall, maxTurns: number): string {
+  return `Not run: the run reached its limit of ${maxTurns} turns before ${call.toolName} could run.`;
+}

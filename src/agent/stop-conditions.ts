@@ -1,0 +1,70 @@
+import type { AgentStep } from './run-result.js';
+
+/** Decides, after a tool turn's results are in, whether the run stops instead of asking the model again. */
+export type StopCondition = (options: { steps: readonly AgentStep[] }) => boolean | PromiseLike<boolean>;
+
+/** Stops once the run has made `count` steps (model requests). */
+export function isStepCount(count: number): StopCondition {
+  return ({ steps }) => steps.length >= count;
+}
+
+/** Stops after a step that called the tool `toolName`. */
+export function hasToolCall(toolName: string): StopCondition {
+  return ({ steps }) => steps.at(-1)?.toolCalls.some((call) => call.toolName === toolName) ?? false;
+}
+
+/**
+ * Stops a loop: the last `times` steps each made the same call (same name, same arguments, key order
+ * ignored). The agent always applies it with `times = 3`, next to the caller's conditions.
+ * @default times 3
+ */
+export function isRepeatedToolCall(times = 3): StopCondition {
+  return ({ steps }) => {
+    if (steps.length < times) return false;
+    const recent = steps.slice(-times).map((step) => new Set(step.toolCalls.map(callKey)));
+    const [first, ...rest] = recent;
+    if (!first) return false;
+    return [...first].some((key) => rest.every((keys) => keys.has(key)));
+  };
+}
+
+/** True when any of the conditions holds (how `stopWhen: [a, b]` composes). */
+export function anyOf(...conditions: StopCondition[]): StopCondition {
+  return async (options) => {
+    for (const condition of conditions) if (await condition(options)) return true;
+    return false;
+  };
+}
+
+/** True when all of the conditions hold. */
+export function allOf(...conditions: StopCondition[]): StopCondition {
+  return async (options) => {
+    for (const condition of conditions) if (!(await condition(options))) return false;
+    return true;
+  };
+}
+
+function callKey(call: { toolName: string; arguments: string }): string {
+  return `${call.toolName}\u0000${canonicalArguments(call.arguments)}`;
+}
+
+// The same arguments may come with other whitespace or key order; compare their canonical JSON.
+function canonicalArguments(text: string): string {
+  try {
+    return JSON.stringify(sortKeys(JSON.parse(text === '' ? '{}' : text)));
+  } catch {
+    return text;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, inner]) => [key, sortKeys(inner)]),
+    );
+  }
+  return value;
+}
