@@ -1,0 +1,7 @@
+/** Text of an uploaded document: UTF-8, with control and binary bytes dropped (a pdf gives its readable runs). */
+export function fileText(content: Buffer): string {
+  return content
+    .toString('utf8')
+    .replace(/\r\n/g, '\n')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd]+/g, ' ');
+}

@@ -1,0 +1,41 @@
+/** Models the emulator lists, with what they do. */
+export const MODEL_IDS = [
+  'svc-3.7-flash',
+  'svc-3.5-flash',
+  'svc-3.5-flash-2603',
+  'svc-1o-turbo-vision',
+  'svc-router-v1',
+  'svcaudio-2.5-chat',
+  'svc-1o-audio',
+  'svc-audio-2',
+  'svc-audio-2-mini',
+  'svc-audio-r1.1',
+  'svc-1-8k',
+  'svc-1v-8k',
+  'svc-1x-medium',
+  'svc-tts-2',
+  'svc-tts-mini',
+  'svc-tts-vivid',
+] as const;
+
+/** Models that are not chat models. */
+export const NON_CHAT_MODELS = new Set(['svc-1x-medium', 'svc-tts-2', 'svc-tts-mini', 'svc-tts-vivid']);
+
+/** End-to-end audio models that can answer with audio. */
+export const AUDIO_MODELS = new Set(['svc-1o-audio', 'svc-audio-2', 'svc-audio-2-mini', 'svc-audio-r1.1']);
+
+/** Preset voices of the `svc-audio-2` models. */
+export const PRESET_VOICES = [
+  'wenrounansheng',
+  'qingchunshaonv',
+  'livelybreezy-female',
+  'elegantgentle-female',
+];
+
+/** Voice-cloning models. */
+export const VOICE_MODELS = ['svc-tts-2', 'svc-tts-mini', 'svc-tts-vivid'];
+
+/** Owner of every model. */
+export const MODEL_OWNER = 'svc';
+/** Fixed creation time of listed models (deterministic listings). */
+export const MODEL_CREATED = 1_735_689_600;

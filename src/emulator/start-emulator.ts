@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { checkAuth } from './auth.js';
+import { EmulatorHttpError, errorBody } from './errors.js';
+import { FaultBook, sleep } from './faults.js';
+import { json, type Reply } from './reply.js';
+import type { ImageCache, RouteContext } from './route-context.js';
+import { matchRoute } from './router.js';
+import { controlRoute } from './routes/control.js';
+import { ScriptQueue } from './script-queue.js';
+import { EmulatorState } from './state.js';
+import type { Emulator, EmulatorFault, EmulatorOptions, RecordedRequest } from './types.js';
+import { faultReply, writeReply } from './write-reply.js';
+
+// 128 MB storage uploads plus multipart framing.
+const MAX_BODY_BYTES = 129 * 1024 * 1024;
+const HIDDEN_HEADERS = new Set(['authorization', 'x-api-key']);
+
+/**
+ * Starts the svc emulator: a local HTTP server answering every operation of the service as the real one does.
+ * @example const emu = await startEmulator(); new SvcClient({ baseURL: emu.baseURL, apiKey: emu.apiKey })
+ */
+export async function startEmulator({
+  port = 0,
+  host = '127.0.0.1',
+  apiKey = 'sk-emulator',
+  dataDir,
+  faults = [],
+  parseDelayMs = 200,
+  model = {},
+}: EmulatorOptions = {}): Promise<Emulator> {
+  const state = new EmulatorState(dataDir);
+  const script = new ScriptQueue();
+  const faultBook = new FaultBook(faults);
+  const images: ImageCache = new Map();
+  const recorded: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let traceCounter = 0;
+  const tracePrefix = randomBytes(4).toString('hex');
+  let baseURL = '';
+
+  const hooks = {
+    requests: () => recorded.map((r) => structuredClone(r)),
+    reset: () => {
+      script.clear();
+      recorded.length = 0;
+      faultBook.set([]);
+    },
+    setFaults: (next: EmulatorFault[]) => faultBook.set(next),
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
+    res.setHeader('X-Trace-Id', `trace-${tracePrefix}-${(++traceCounter).toString(16)}`);
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const method = req.method ?? 'GET';
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    let fault: EmulatorFault | undefined;
+    let reply: Reply;
+    try {
+      const body = parseBody(req, raw);
+      const ctx: RouteContext = {
+        method,
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        raw,
+        body,
+        params: {},
+        channel: path.startsWith('/svc_plan/') ? 'plan' : 'default',
+        state,
+        script,
+        images,
+        baseURL,
+        model,
+        parseDelayMs,
+      };
+      if (path.startsWith('/__emulator/')) {
+        reply = controlRoute(ctx, hooks);
+      } else {
+        checkAuth(req.headers, path, apiKey);
+        recorded.push(record(method, path, url, req, body, raw));
+        fault = faultBook.pick(method, path, headerValue(req.headers['x-emulator-fault']));
+        if (fault?.latencyMs) await sleep(fault.latencyMs);
+        const matched = matchRoute(method, path);
+        if (!matched) throw new EmulatorHttpError(404, 'not_found', `Unknown request URL: ${method} ${path}`);
+        ctx.params = matched.params;
+        reply =
+          fault?.status !== undefined
+            ? faultReply({ ...fault, status: fault.status })
+            : await matched.handler(ctx);
+      }
+    } catch (error) {
+      reply = errorReply(error);
+    }
+    await writeReply(res, reply, fault);
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) {
+        void writeReply(res, json(errorBody('Request body too large', 'request_too_large'), 413), undefined);
+        return;
+      }
+      handle(req, res, Buffer.concat(chunks)).catch(() => res.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  baseURL = `http://${shownHost}:${address.port}`;
+
+  return {
+    baseURL,
+    apiKey,
+    port: address.port,
+    script: (answers) => script.push(answers),
+    requests: hooks.requests,
+    reset: hooks.reset,
+    setFaults: hooks.setFaults,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseBody(req: IncomingMessage, raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const type = String(req.headers['content-type'] ?? '');
+  if (type.startsWith('multipart/')) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    if (type.includes('json') || req.method === 'POST') {
+      throw new EmulatorHttpError(400, 'request_params_invalid', 'body: not valid JSON');
+    }
+    return undefined;
+  }
+}
+
+function record(
+  method: string,
+  path: string,
+  url: URL,
+  req: IncomingMessage,
+  body: unknown,
+  raw: Buffer,
+): RecordedRequest {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (!HIDDEN_HEADERS.has(key) && value !== undefined)
+      headers[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const multipart = String(req.headers['content-type'] ?? '').startsWith('multipart/');
+  return {
+    method,
+    path,
+    query: Object.fromEntries(url.searchParams),
+    headers,
+    body: multipart ? { multipart: true, bytes: raw.length } : body,
+  };
+}
+
+function errorReply(error: unknown): Reply {
+  if (error instanceof EmulatorHttpError) {
+    return json(errorBody(error.message, error.type), error.status, error.headers);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return json(errorBody(`Emulator internal error: ${message}`, 'internal_error'), 500);
+}

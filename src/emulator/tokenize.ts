@@ -1,0 +1,103 @@
+import { countTokens } from 'gpt-tokenizer';
+import { readAudioDuration } from './media/audio-duration.js';
+
+/** What a `detail: low` image costs, as the service documents ("roughly 400 tokens"). */
+export const LOW_DETAIL_IMAGE_TOKENS = 400;
+/** What the emulator charges a `detail: high` image (the service varies it with the image). */
+export const HIGH_DETAIL_IMAGE_TOKENS = 1105;
+const VIDEO_TOKENS = 2000;
+const AUDIO_TOKENS_PER_SECOND = 25;
+// Per-message framing and reply priming, as chat-format tokenizers count them.
+const PER_MESSAGE = 4;
+const PRIMING = 3;
+
+/** Tokens of a plain text, with the o200k tokenizer. */
+export function countTextTokens(text: string): number {
+  return text ? countTokens(text) : 0;
+}
+
+function countChatPart(part: unknown): number {
+  const p = part as Record<string, unknown>;
+  switch (p.type) {
+    case 'text':
+      return countTextTokens(String(p.text ?? ''));
+    case 'image_url': {
+      const detail = (p.image_url as { detail?: string } | undefined)?.detail;
+      return detail === 'high' ? HIGH_DETAIL_IMAGE_TOKENS : LOW_DETAIL_IMAGE_TOKENS;
+    }
+    case 'video_url':
+      return VIDEO_TOKENS;
+    case 'input_audio':
+      return audioTokens(String((p.input_audio as { data?: string } | undefined)?.data ?? ''));
+    default:
+      return countTextTokens(JSON.stringify(p));
+  }
+}
+
+function audioTokens(dataUri: string): number {
+  const base64 = dataUri.slice(dataUri.indexOf(',') + 1);
+  const seconds = readAudioDuration(Buffer.from(base64, 'base64')) ?? 1;
+  return Math.max(1, Math.ceil(seconds * AUDIO_TOKENS_PER_SECOND));
+}
+
+/** Prompt tokens of chat-format messages (and tools, when given). */
+export function countChatPromptTokens(messages: unknown[], tools?: unknown[]): number {
+  let total = PRIMING;
+  for (const message of messages) {
+    const m = message as Record<string, unknown>;
+    total += PER_MESSAGE;
+    if (typeof m.content === 'string') total += countTextTokens(m.content);
+    else if (Array.isArray(m.content)) for (const part of m.content) total += countChatPart(part);
+    if (Array.isArray(m.tool_calls)) total += countTextTokens(JSON.stringify(m.tool_calls));
+    const reasoning = m.reasoning ?? m.reasoning_content;
+    if (typeof reasoning === 'string') total += countTextTokens(reasoning);
+  }
+  if (tools && tools.length > 0) total += countTextTokens(JSON.stringify(tools));
+  return total;
+}
+
+function countMessagesBlock(block: unknown): number {
+  const b = block as Record<string, unknown>;
+  switch (b.type) {
+    case 'text':
+      return countTextTokens(String(b.text ?? ''));
+    case 'image':
+      return LOW_DETAIL_IMAGE_TOKENS;
+    case 'tool_use':
+      return countTextTokens(JSON.stringify({ name: b.name, input: b.input }));
+    case 'tool_result':
+      return typeof b.content === 'string'
+        ? countTextTokens(b.content)
+        : Array.isArray(b.content)
+          ? b.content.reduce((sum: number, inner) => sum + countMessagesBlock(inner), 0)
+          : 0;
+    default:
+      return countTextTokens(JSON.stringify(b));
+  }
+}
+
+function countMessagesContent(content: unknown): number {
+  if (typeof content === 'string') return countTextTokens(content);
+  if (Array.isArray(content))
+    return content.reduce((sum: number, block) => sum + countMessagesBlock(block), 0);
+  return 0;
+}
+
+/**
+ * Input tokens of a Messages-format request. The system prompt counts as one more message, so the same text
+ * gives the same count as `countChatPromptTokens` with a system message.
+ */
+export function countMessagesFormatTokens(body: {
+  system?: unknown;
+  messages: unknown[];
+  tools?: unknown[];
+}): number {
+  let total = PRIMING;
+  if (body.system !== undefined && body.system !== '')
+    total += PER_MESSAGE + countMessagesContent(body.system);
+  for (const message of body.messages) {
+    total += PER_MESSAGE + countMessagesContent((message as { content?: unknown }).content);
+  }
+  if (body.tools && body.tools.length > 0) total += countTextTokens(JSON.stringify(body.tools));
+  return total;
+}

@@ -1,0 +1,92 @@
+import type { ServerResponse } from 'node:http';
+import { errorBody, errorTypeForStatus } from './errors.js';
+import { sleep } from './faults.js';
+import type { Reply } from './reply.js';
+import type { EmulatorFault } from './types.js';
+
+const MALFORMED_EVENT = 'data: {"id":"chatcmpl-malformed","object":"chat.completion.chunk","choices":[{\n\n';
+
+/** The error reply a `status` fault answers with. */
+export function faultReply(fault: EmulatorFault & { status: number }): Reply {
+  const body = fault.body ?? errorBody('Emulated fault', errorTypeForStatus(fault.status));
+  return { kind: 'json', status: fault.status, body, headers: fault.headers ?? {} };
+}
+
+/** Writes a reply, applying the fault's cut, malformed chunk and drip. */
+export async function writeReply(
+  res: ServerResponse,
+  reply: Reply,
+  fault: EmulatorFault | undefined,
+): Promise<void> {
+  const effective = { ...fault, ...reply.fault };
+  const headers = { ...effective.headers, ...reply.headers };
+  if (reply.kind === 'sse') {
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    const events = reply.events.map((event) =>
+      typeof event === 'string' ? `data: ${event}\n\n` : `event: ${event.event}\ndata: ${event.data}\n\n`,
+    );
+    if (effective.malformedChunk) events.splice(Math.min(1, events.length), 0, MALFORMED_EVENT);
+    if (reply.done !== false) events.push('data: [DONE]\n\n');
+    await writePieces(
+      res,
+      events.map((e) => Buffer.from(e)),
+      effective,
+    );
+    return;
+  }
+  let body: Buffer;
+  let contentType: string;
+  if (reply.kind === 'json') {
+    body = Buffer.from(JSON.stringify(reply.body));
+    contentType = 'application/json';
+  } else {
+    body = reply.body;
+    contentType = reply.contentType;
+  }
+  if (effective.malformedChunk) body = body.subarray(0, Math.max(1, Math.floor(body.length / 2)));
+  res.writeHead(reply.status, { ...headers, 'content-type': contentType, 'content-length': body.length });
+  const pieces = effective.dripMs ? splitInto(body, 16) : [body];
+  await writePieces(res, pieces, effective);
+}
+
+async function writePieces(res: ServerResponse, pieces: Buffer[], fault: EmulatorFault): Promise<void> {
+  let written = 0;
+  for (const [i, piece] of pieces.entries()) {
+    if (res.destroyed) return;
+    if (fault.dripMs && i > 0) await sleep(fault.dripMs);
+    if (fault.cutAfterBytes !== undefined && written + piece.length >= fault.cutAfterBytes) {
+      const head = piece.subarray(0, fault.cutAfterBytes - written);
+      // Destroy only after the partial bytes are flushed, so the client sees them before the reset.
+      res.write(head, () => res.destroy());
+      return;
+    }
+    written += piece.length;
+    if (!res.write(piece)) await drainOrClose(res);
+  }
+  res.end();
+}
+
+function splitInto(body: Buffer, count: number): Buffer[] {
+  const size = Math.max(1, Math.ceil(body.length / count));
+  const pieces: Buffer[] = [];
+  for (let offset = 0; offset < body.length; offset += size)
+    pieces.push(body.subarray(offset, offset + size));
+  return pieces;
+}
+
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
