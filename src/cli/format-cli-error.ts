@@ -79,10 +79,16 @@ export function formatCliError(error: unknown, env: NodeJS.ProcessEnv = process.
   const key = env.SVC_API_KEY;
   if (key && key.length >= 4) text = text.split(key).join('***');
   const requestId = typeof like.requestId === 'string' && like.requestId ? like.requestId : undefined;
-  const usage = error instanceof CliUsageError;
+  const parseArgsError = typeof like.code === 'string' && like.code.startsWith('ERR_PARSE_ARGS');
+  // node:util parseArgs explains at length how to pass '--'; the first sentence says what is wrong.
+  if (parseArgsError) text = text.split('. ')[0] ?? text;
+  const usage = error instanceof CliUsageError || parseArgsError;
   const aborted = like.name === 'APIUserAbortError' || like.name === 'AbortError';
   let line = `error: ${text}`;
-  if (usage) line += ` (see: svc-agents ${error.command ? `${error.command} ` : ''}--help)`;
+  if (usage) {
+    const command = error instanceof CliUsageError && error.command ? `${error.command} ` : '';
+    line += ` (see: svc-agents ${command}--help)`;
+  }
   if (requestId) line += ` [trace id ${requestId}]`;
   const json: FormattedCliError['json'] = {
     error: { name: typeof like.name === 'string' ? like.name : 'Error', message: text },

@@ -20,11 +20,25 @@ export const weatherTool = defineTool({
 export const calculatorTool = defineTool({
   name: 'calculate',
   description:
-    'Calculate the value of an arithmetic expression, e.g. what is 17*23 or (2+3)^2/4. ' +
+    'A calculator: calculate the value of an arithmetic expression, e.g. 17*23 or (2+3)^2/4. ' +
     'Supports + - * / % ^, parentheses, sqrt, abs, round, floor, ceil, min, max, pi and e.',
   parameters: z.object({ expression: z.string().describe('The arithmetic expression, e.g. 17*23') }),
-  execute: ({ expression }) => ({ expression, result: evaluateArithmetic(expression) }),
+  execute: ({ expression }) => {
+    const math = arithmeticPart(expression);
+    return { expression: math, result: evaluateArithmetic(math) };
+  },
 });
+
+/**
+ * Models sometimes pass the whole request ("Calculate 17*23") instead of the expression: keep the longest
+ * run of arithmetic characters then. Anything the evaluator cannot read still fails there, safely.
+ */
+function arithmeticPart(text: string): string {
+  if (!/[a-z]{3,}/i.test(text) || /\b(sqrt|abs|round|floor|ceil|min|max|pi)\b/i.test(text)) return text;
+  const runs = text.match(/[\d\s.+\-*/%^()×÷]*\d[\d\s.+\-*/%^()×÷]*/g) ?? [];
+  const longest = runs.map((run) => run.trim()).sort((a, b) => b.length - a.length)[0];
+  return longest || text;
+}
 
 /** The current date and time, in UTC or in an IANA time zone. */
 export const currentTimeTool = defineTool({

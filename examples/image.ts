@@ -1,0 +1,22 @@
+/**
+ * Text to image: generate a PNG and save it.
+ * Run: npx tsx examples/image.ts
+ */
+import { writeFile } from 'node:fs/promises';
+import { connect } from './support/connect.js';
+
+const { client, close } = await connect();
+
+const { data } = await client.images.generate({
+  model: 'svc-1x-medium',
+  prompt: 'A lighthouse on a cliff at sunset, watercolour',
+  size: '512x512',
+  seed: 42, // same seed, similar image
+  response_format: 'b64_json',
+});
+const [image] = data;
+if (!image?.image) throw new Error('no image returned');
+if (image.finish_reason === 'content_filtered') console.warn('the content check stopped this image');
+await writeFile('lighthouse.png', Buffer.from(image.image, 'base64'));
+console.log(`wrote lighthouse.png (seed ${image.seed})`);
+await close();
