@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knowledgeBaseTools } from '../../../src/tools/built-in/knowledge-base-tools.js';
+import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
+import { callTool, jsonOf, startToolService, type ToolService } from '../helpers/start-tool-service.js';
+
+let service: ToolService;
+beforeAll(async () => {
+  service = await startToolService();
+});
+afterAll(() => service.close());
+
+function tools(options: Parameters<typeof knowledgeBaseTools>[1] = {}) {
+  return knowledgeBaseTools(service.client, options);
+}
+
+async function upload(
+  purpose: 'retrieval-text' | 'retrieval-image',
+  name: string,
+  content = 'Apples have 52 kcal.',
+) {
+  return service.client.files.upload({ file: Buffer.from(content), filename: name, purpose });
+}
+
+describe('knowledgeBaseTools', () => {
+  describe('when built with default options', () => {
+    it('should offer the six tools with model-facing descriptions and schemas', () => {
+      const all = tools();
+      expect(all.map((tool) => tool.name)).toEqual([
+        'list_knowledge_bases',
+        'create_knowledge_base',
+        'get_knowledge_base',
+        'add_files_to_knowledge_base',
+        'list_knowledge_base_files',
+        'remove_file_from_knowledge_base',
+      ]);
+      for (const tool of all) {
+        expect(tool.description.length).toBeGreaterThan(40);
+        expect(tool.definition.function.parameters?.type).toBe('object');
+      }
+      const add = all.find((tool) => tool.name === 'add_files_to_knowledge_base')!;
+      expect(add.definition.function.parameters?.properties?.knowledge_base_id).toMatchObject({
+        type: 'string',
+        description: expect.stringContaining('Id of the knowledge base'),
+      });
+    });
+
+    it('should need approval only for removing a file', () => {
+      const approvals = Object.fromEntries(tools().map((tool) => [tool.name, tool.needsApproval]));
+      expect(approvals.remove_file_from_knowledge_base).toBe(true);
+      expect(Object.values(approvals).filter((value) => value === true)).toHaveLength(1);
+      const relaxed = tools({ needsApproval: { remove_file_from_knowledge_base: false } });
+      expect(relaxed.every((tool) => tool.needsApproval === false)).toBe(true);
+    });
+  });
+
+  describe('when only or exclude pick a subset', () => {
+    it('should keep the picked tools', () => {
+      expect(
+        tools({ only: ['get_knowledge_base', 'list_knowledge_bases'] }).map((tool) => tool.name),
+      ).toEqual(['list_knowledge_bases', 'get_knowledge_base']);
+      expect(tools({ exclude: ['remove_file_from_knowledge_base'] }).map((tool) => tool.name)).not.toContain(
+        'remove_file_from_knowledge_base',
+      );
+    });
+
+    it('should refuse an unknown name', () => {
+      expect(() => tools({ only: ['drop_everything' as never] })).toThrow(ToolDefinitionError);
+    });
+  });
+
+  describe('when a model manages a text knowledge base', () => {
+    it('should create, find, fill, list and empty it', async () => {
+      const all = tools();
+      const created = jsonOf<{ id: string; name: string }>(
+        await callTool(all, service.client, 'create_knowledge_base', { name: 'food_facts' }),
+      );
+      expect(created.name).toBe('food_facts');
+
+      const listed = jsonOf<{ knowledge_bases: Array<{ id: string; name: string }> }>(
+        await callTool(all, service.client, 'list_knowledge_bases', {}),
+      );
+      expect(listed.knowledge_bases).toContainEqual(
+        expect.objectContaining({ id: created.id, name: 'food_facts' }),
+      );
+
+      const file = await upload('retrieval-text', 'apples.txt');
+      expect(file.status).toBe('processed');
+      const added = await callTool(all, service.client, 'add_files_to_knowledge_base', {
+        knowledge_base_id: created.id,
+        files: [{ file_id: file.id }],
+      });
+      expect(jsonOf(added)).toEqual({
+        knowledge_base_id: created.id,
+        added: [expect.objectContaining({ file_id: file.id })],
+      });
+      // The file was polled until ready before it was added.
+      const requests = service.emulator.requests().map((request) => `${request.method} ${request.path}`);
+      const polled = requests.lastIndexOf(`GET /v1/files/${file.id}`);
+      const addedAt = requests.indexOf(`POST /v1/vector_stores/${created.id}/files`);
+      expect(polled).toBeGreaterThan(-1);
+      expect(polled).toBeLessThan(addedAt);
+
+      const store = jsonOf<{ type: string; file_counts: { total: number } }>(
+        await callTool(all, service.client, 'get_knowledge_base', { knowledge_base_id: created.id }),
+      );
+      expect(store).toMatchObject({ type: 'text', file_counts: { total: 1 } });
+
+      const files = jsonOf<{ files: Array<{ id: string }> }>(
+        await callTool(all, service.client, 'list_knowledge_base_files', { knowledge_base_id: created.id }),
+      );
+      expect(files.files.map((entry) => entry.id)).toEqual([file.id]);
+
+      const removed = jsonOf(
+        await callTool(all, service.client, 'remove_file_from_knowledge_base', {
+          knowledge_base_id: created.id,
+          file_id: file.id,
+        }),
+      );
+      expect(removed).toMatchObject({ id: file.id, deleted: true });
+    });
+  });
+
+  describe('when the model breaks a rule', () => {
+    it('should refuse a bad name before any request', async () => {
+      const before = service.emulator.requests().length;
+      const outcome = await callTool(tools(), service.client, 'create_knowledge_base', { name: '_hidden' });
+      expect(outcome.status).toBe('invalid-arguments');
+      expect(outcome.content).toContain('name:');
+      expect(service.emulator.requests()).toHaveLength(before);
+    });
+
+    it('should refuse a description over 255 characters', async () => {
+      const outcome = await callTool(tools(), service.client, 'add_files_to_knowledge_base', {
+        knowledge_base_id: '1',
+        files: [{ file_id: 'file-1', description: 'x'.repeat(256) }],
+      });
+      expect(outcome.status).toBe('invalid-arguments');
+      expect(outcome.content).toContain('files[0].description');
+    });
+
+    it('should require descriptions for an image knowledge base', async () => {
+      const all = tools();
+      const store = jsonOf<{ id: string }>(
+        await callTool(all, service.client, 'create_knowledge_base', { name: 'photos', type: 'image' }),
+      );
+      const picture = await upload('retrieval-image', 'apple.png', 'not really a png');
+      const outcome = await callTool(all, service.client, 'add_files_to_knowledge_base', {
+        knowledge_base_id: store.id,
+        files: [{ file_id: picture.id }],
+      });
+      expect(outcome.status).toBe('error');
+      expect(outcome.content).toMatch(
+        /^Error in add_files_to_knowledge_base: .*needs a description.*missing for file-/,
+      );
+
+      const ok = await callTool(all, service.client, 'add_files_to_knowledge_base', {
+        knowledge_base_id: store.id,
+        files: [{ file_id: picture.id, description: 'A red apple on a table' }],
+      });
+      expect(jsonOf(ok)).toMatchObject({ added: [{ file_id: picture.id }] });
+    });
+
+    it('should refuse a file whose purpose does not fit the store', async () => {
+      const all = tools();
+      const store = jsonOf<{ id: string }>(
+        await callTool(all, service.client, 'create_knowledge_base', { name: 'texts_only' }),
+      );
+      const picture = await upload('retrieval-image', 'pear.png');
+      const outcome = await callTool(all, service.client, 'add_files_to_knowledge_base', {
+        knowledge_base_id: store.id,
+        files: [{ file_id: picture.id, description: 'A pear' }],
+      });
+      expect(outcome.status).toBe('error');
+      expect(outcome.content).toContain('purpose retrieval-text');
+    });
+
+    it('should report an unknown knowledge base as a tool error', async () => {
+      const outcome = await callTool(tools(), service.client, 'get_knowledge_base', {
+        knowledge_base_id: '404',
+      });
+      expect(outcome.status).toBe('error');
+      expect(outcome.content).toMatch(/^Error in get_knowledge_base: /);
+      expect(outcome.content).not.toContain(service.emulator.apiKey);
+    });
+  });
+});
