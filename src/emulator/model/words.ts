@@ -27,6 +27,14 @@ function stem(word: string): string {
   return word;
 }
 
+// Words that often start a request; a capitalised first word is a name only when it is not one of these.
+const SENTENCE_STARTERS = new Set(
+  (
+    'add book calculate check compute convert count create delete describe explain fetch hello hey hi list look ' +
+    'lookup name open order please remind remove run say schedule search send sum summarize translate update write'
+  ).split(' '),
+);
+
 /** Values a message offers for tool arguments. */
 export interface MessageHints {
   /** The whole message, trimmed of trailing punctuation. */
@@ -50,8 +58,12 @@ export function messageHints(text: string): MessageHints {
     let run: string[] = [];
     tokens.forEach((token, i) => {
       const word = token.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+      const lower = word.toLowerCase();
       const capital =
-        i > 0 && word.length > 1 && /^\p{Lu}/u.test(word) && !STOP_WORDS.has(word.toLowerCase());
+        word.length > 1 &&
+        /^\p{Lu}/u.test(word) &&
+        !STOP_WORDS.has(lower) &&
+        (i > 0 || !SENTENCE_STARTERS.has(lower));
       if (capital) run.push(word);
       if ((!capital || /[^\p{L}]$/u.test(token)) && run.length > 0) {
         names.push(run.join(' '));
