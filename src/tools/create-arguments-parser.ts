@@ -36,7 +36,14 @@ export function createArgumentsParser<Args>(
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return invalid([{ path: '', message: `expected a JSON object, got ${describeValueType(value)}` }]);
     }
-    const result = validate(value);
+    let result: Validation;
+    try {
+      result = validate(value);
+    } catch (error) {
+      // e.g. an async refinement, or a refinement that throws on unexpected input.
+      const reason = error instanceof Error ? error.message : String(error);
+      return invalid([{ path: '', message: `arguments could not be checked (${reason})` }], error);
+    }
     return result.ok ? { ok: true, value: result.value as Args } : invalid(result.issues);
   };
 }

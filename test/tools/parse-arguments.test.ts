@@ -103,4 +103,12 @@ describe('Tool.parseArguments', () => {
       ]);
     });
   });
+
+  describe('when the schema itself fails while checking', () => {
+    it('should report it instead of throwing', () => {
+      const tool = createTool(z.object({ city: z.string().refine(async () => true) }));
+      const error = errorOf(tool.parseArguments('{"city":"Oslo"}'));
+      expect(error.message).toMatch(/^Invalid arguments for get_weather: arguments could not be checked/);
+    });
+  });
 });

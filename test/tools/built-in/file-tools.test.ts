@@ -1,0 +1,107 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileTools } from '../../../src/tools/built-in/file-tools.js';
+import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
+import { callTool, jsonOf, startToolService, type ToolService } from '../helpers/start-tool-service.js';
+
+let service: ToolService;
+let base: string;
+let root: string;
+
+beforeAll(async () => {
+  service = await startToolService();
+  base = await realpath(await mkdtemp(path.join(tmpdir(), 'svc-file-tools-')));
+  root = path.join(base, 'work');
+  await mkdir(root);
+  await writeFile(path.join(root, 'report.md'), '# Sales\nRevenue grew 12% in Q3.');
+  await writeFile(path.join(base, 'secret.env'), 'TOKEN=hunter2');
+  await symlink(path.join(base, 'secret.env'), path.join(root, 'innocent.md'));
+});
+afterAll(async () => {
+  await service.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('fileTools', () => {
+  describe('when built', () => {
+    it('should offer upload_file only with a root', () => {
+      expect(fileTools(service.client).map((tool) => tool.name)).toEqual([
+        'list_files',
+        'get_file',
+        'read_file_content',
+        'delete_file',
+      ]);
+      expect(fileTools(service.client, { root }).map((tool) => tool.name)).toContain('upload_file');
+      expect(() => fileTools(service.client, { only: ['upload_file'] })).toThrow(ToolDefinitionError);
+    });
+
+    it('should need approval for delete_file only', () => {
+      const all = fileTools(service.client, { root });
+      expect(all.filter((tool) => tool.needsApproval === true).map((tool) => tool.name)).toEqual([
+        'delete_file',
+      ]);
+    });
+
+    it('should honour only and exclude', () => {
+      expect(fileTools(service.client, { root, only: ['get_file'] }).map((tool) => tool.name)).toEqual([
+        'get_file',
+      ]);
+      expect(
+        fileTools(service.client, { root, exclude: ['delete_file'] }).map((tool) => tool.name),
+      ).not.toContain('delete_file');
+    });
+  });
+
+  describe('when a model uploads, reads and deletes a document', () => {
+    it('should go through the whole life of the file', async () => {
+      const all = fileTools(service.client, { root });
+      const uploaded = jsonOf<{ id: string; filename: string; ready: boolean; purpose: string }>(
+        await callTool(all, service.client, 'upload_file', { path: 'report.md', purpose: 'file-extract' }),
+      );
+      expect(uploaded).toMatchObject({ filename: 'report.md', purpose: 'file-extract', ready: true });
+
+      const listed = jsonOf<{ files: Array<{ id: string }> }>(
+        await callTool(all, service.client, 'list_files', { purpose: 'file-extract' }),
+      );
+      expect(listed.files.map((file) => file.id)).toContain(uploaded.id);
+
+      const got = jsonOf(await callTool(all, service.client, 'get_file', { file_id: uploaded.id }));
+      expect(got).toMatchObject({ id: uploaded.id, status: 'success', ready: true });
+
+      const text = await callTool(all, service.client, 'read_file_content', { file_id: uploaded.id });
+      expect(text.status).toBe('ok');
+      expect(text.content).toContain('Revenue grew 12% in Q3.');
+
+      const cut = await callTool(all, service.client, 'read_file_content', {
+        file_id: uploaded.id,
+        max_chars: 7,
+      });
+      expect(cut.content).toMatch(/^# Sales\n\n\[truncated: showing 7 of \d+ characters\]$/);
+
+      const deleted = jsonOf(await callTool(all, service.client, 'delete_file', { file_id: uploaded.id }));
+      expect(deleted).toMatchObject({ id: uploaded.id, deleted: true });
+      const gone = await callTool(all, service.client, 'get_file', { file_id: uploaded.id });
+      expect(gone.status).toBe('error');
+    });
+  });
+
+  describe('when the model asks to upload a file outside the root', () => {
+    it.each([
+      ['a .. escape', '../secret.env'],
+      ['a symlink pointing outside', 'innocent.md'],
+      ['an absolute path', path.join('/', 'etc', 'hostname')],
+    ])('should refuse %s without sending anything', async (_label, requested) => {
+      const before = service.emulator.requests().length;
+      const outcome = await callTool(fileTools(service.client, { root }), service.client, 'upload_file', {
+        path: requested,
+        purpose: 'file-extract',
+      });
+      expect(outcome.status).toBe('error');
+      expect(outcome.content).toMatch(/^Error in upload_file: Refused path/);
+      expect(outcome.content).not.toContain('hunter2');
+      expect(service.emulator.requests()).toHaveLength(before);
+    });
+  });
+});
