@@ -1,6 +1,9 @@
 const LF = 10;
 const COLON = 58;
 const SPACE = 32;
+const D = 100;
+const A = 97;
+const T = 116;
 
 /** The `data` payload that ends a stream; it is not yielded. */
 export const sseDoneMarker = '[DONE]';
@@ -13,88 +16,110 @@ export const sseDoneMarker = '[DONE]';
  * the hot path of every streamed token.
  */
 export class SseDecoder {
-  #decoder = new TextDecoder('utf-8');
+  private _decoder = new TextDecoder('utf-8');
   /** Text of an unfinished line, kept as pieces so a long event is not re-scanned on every read. */
-  #pending: string[] = [];
+  private _pending: string[] = [];
   /** The previous text ended with `\r`: a `\n` at the start of the next one belongs to it. */
-  #skipLF = false;
-  #data: string | undefined = undefined;
-  #done = false;
+  private _skipLF = false;
+  private _data: string | undefined = undefined;
+  private _done = false;
 
   /** True once `data: [DONE]` was seen; later input is ignored. */
   get done(): boolean {
-    return this.#done;
+    return this._done;
   }
 
   /** Decodes the next bytes and returns the data payloads of the events they complete (often none or one). */
   decode(bytes: Uint8Array): string[] {
-    if (this.#done) return [];
-    return this.decodeText(this.#decoder.decode(bytes, { stream: true }));
+    if (this._done) return [];
+    return this.decodeText(this._decoder.decode(bytes, { stream: true }));
   }
 
   /** Same as {@link decode} for already decoded text. */
   decodeText(text: string): string[] {
     const out: string[] = [];
-    if (this.#done || text === '') return out;
+    if (this._done || text === '') return out;
     let start = 0;
-    if (this.#skipLF) {
-      this.#skipLF = false;
+    if (this._skipLF) {
+      this._skipLF = false;
       if (text.charCodeAt(0) === LF) start = 1;
     }
-    if (this.#pending.length > 0) {
+    if (this._pending.length > 0) {
       // Most reads of a long event carry no line end: keep the piece and skip the join.
       if (text.indexOf('\n', start) === -1 && text.indexOf('\r', start) === -1) {
-        this.#pending.push(start === 0 ? text : text.slice(start));
+        this._pending.push(start === 0 ? text : text.slice(start));
         return out;
       }
-      this.#pending.push(start === 0 ? text : text.slice(start));
-      text = this.#pending.join('');
-      this.#pending = [];
+      this._pending.push(start === 0 ? text : text.slice(start));
+      text = this._pending.join('');
+      this._pending = [];
       start = 0;
     }
     const rest =
-      text.indexOf('\r', start) === -1 ? this.#scanLF(text, start, out) : this.#scanAny(text, start, out);
-    if (rest < text.length && !this.#done) this.#pending.push(text.slice(rest));
+      text.indexOf('\r', start) === -1 ? this._scanLF(text, start, out) : this._scanAny(text, start, out);
+    if (rest < text.length && !this._done) this._pending.push(text.slice(rest));
     return out;
   }
 
   /** Ends the input: flushes a final line without line end and an event without its blank line. */
   end(): string[] {
     const out: string[] = [];
-    if (this.#done) return out;
-    const tail = this.#decoder.decode();
-    if (tail !== '') this.#pending.push(tail);
-    if (this.#pending.length > 0) {
-      const line = this.#pending.join('');
-      this.#pending = [];
-      this.#line(line, 0, line.length, out);
+    if (this._done) return out;
+    const tail = this._decoder.decode();
+    if (tail !== '') this._pending.push(tail);
+    if (this._pending.length > 0) {
+      const line = this._pending.join('');
+      this._pending = [];
+      this._line(line, 0, line.length, out);
     }
-    if (!this.#done) this.#dispatch(out);
+    if (!this._done) this._dispatch(out);
     return out;
   }
 
   /** Fast path: only `\n` line ends in this text. Returns where the unfinished line starts. */
-  #scanLF(text: string, start: number, out: string[]): number {
+  private _scanLF(text: string, start: number, out: string[]): number {
     let pos = start;
-    for (let nl = text.indexOf('\n', pos); nl !== -1 && !this.#done; nl = text.indexOf('\n', pos)) {
-      this.#line(text, pos, nl, out);
-      pos = nl + 1;
+    let nl = text.indexOf('\n', pos);
+    while (nl !== -1) {
+      // The common shape `data: <json>\n\n` is handled inline: one slice, no joins, no extra calls.
+      if (
+        this._data === undefined &&
+        text.charCodeAt(nl + 1) === LF &&
+        text.charCodeAt(pos) === D &&
+        text.charCodeAt(pos + 1) === A &&
+        text.charCodeAt(pos + 2) === T &&
+        text.charCodeAt(pos + 3) === A &&
+        text.charCodeAt(pos + 4) === COLON
+      ) {
+        const value = text.slice(text.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5, nl);
+        if (value === sseDoneMarker) {
+          this._finish();
+          return text.length;
+        }
+        out.push(value);
+        pos = nl + 2;
+      } else {
+        this._line(text, pos, nl, out);
+        if (this._done) return text.length;
+        pos = nl + 1;
+      }
+      nl = text.indexOf('\n', pos);
     }
     return pos;
   }
 
   /** General path: `\r\n`, `\n` and lone `\r` line ends. */
-  #scanAny(text: string, start: number, out: string[]): number {
+  private _scanAny(text: string, start: number, out: string[]): number {
     let pos = start;
     let cr = text.indexOf('\r', pos);
     let lf = text.indexOf('\n', pos);
-    while ((cr !== -1 || lf !== -1) && !this.#done) {
+    while ((cr !== -1 || lf !== -1) && !this._done) {
       const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
-      this.#line(text, pos, end, out);
+      this._line(text, pos, end, out);
       pos = end + 1;
       if (end === cr) {
         if (pos === text.length) {
-          this.#skipLF = true;
+          this._skipLF = true;
         } else if (text.charCodeAt(pos) === LF) {
           pos++;
         }
@@ -106,20 +131,20 @@ export class SseDecoder {
   }
 
   /** Handles the line `text[start, end)`. */
-  #line(text: string, start: number, end: number, out: string[]): void {
+  private _line(text: string, start: number, end: number, out: string[]): void {
     if (start === end) {
-      this.#dispatch(out);
+      this._dispatch(out);
       return;
     }
     const first = text.charCodeAt(start);
     if (first === COLON) return;
     // `data:` is by far the most common field: test it by char codes, without slicing the name.
     if (
-      first === 100 &&
+      first === D &&
       end - start >= 4 &&
-      text.charCodeAt(start + 1) === 97 &&
-      text.charCodeAt(start + 2) === 116 &&
-      text.charCodeAt(start + 3) === 97
+      text.charCodeAt(start + 1) === A &&
+      text.charCodeAt(start + 2) === T &&
+      text.charCodeAt(start + 3) === A
     ) {
       let valueStart: number;
       if (end - start === 4) valueStart = end;
@@ -128,18 +153,23 @@ export class SseDecoder {
         if (valueStart < end && text.charCodeAt(valueStart) === SPACE) valueStart++;
       } else return; // a field like `database:`, ignored
       const value = text.slice(valueStart, end);
-      this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+      this._data = this._data === undefined ? value : `${this._data}\n${value}`;
     }
     // Other fields (event, id, retry) carry nothing this API uses.
   }
 
-  #dispatch(out: string[]): void {
-    const data = this.#data;
+  private _finish(): void {
+    this._done = true;
+    this._pending = [];
+    this._data = undefined;
+  }
+
+  private _dispatch(out: string[]): void {
+    const data = this._data;
     if (data === undefined) return;
-    this.#data = undefined;
+    this._data = undefined;
     if (data === sseDoneMarker) {
-      this.#done = true;
-      this.#pending = [];
+      this._finish();
       return;
     }
     out.push(data);

@@ -1,0 +1,114 @@
+/**
+ * How fast does SSE decoding go, next to eventsource-parser@3 (what the AI SDK uses) and next to the
+ * JSON.parse every chunk needs anyway? Plain node, no framework:
+ *   node --import tsx bench/sse-decode/sse-decode.bench.ts
+ * (run from the repo root; eventsource-parser comes from bench/node_modules).
+ */
+import { createParser } from 'eventsource-parser';
+import { SseDecoder } from '../../src/transport/sse/sse-decoder.js';
+
+const eventCount = 20_000;
+const runs = 15;
+
+function chunkJson(i: number): string {
+  return JSON.stringify({
+    id: 'chatcmpl-8a1b2c3d4e',
+    object: 'chat.completion.chunk',
+    created: 1_760_000_000,
+    model: 'svc-4-plus',
+    choices: [{ index: 0, delta: { role: '', content: `token ${i} héllo 世界 ` }, finish_reason: '' }],
+    usage: { prompt_tokens: 12, completion_tokens: i, total_tokens: 12 + i },
+  });
+}
+
+const text = `${Array.from({ length: eventCount }, (_, i) => `data: ${chunkJson(i)}\n\n`).join('')}data: [DONE]\n\n`;
+const bytes = new TextEncoder().encode(text);
+
+function split(size: number): Uint8Array[] {
+  const reads: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) reads.push(bytes.subarray(i, i + size));
+  return reads;
+}
+
+function ours(reads: Uint8Array[], parse: boolean): number {
+  const decoder = new SseDecoder();
+  let n = 0;
+  for (const read of reads) {
+    for (const data of decoder.decode(read)) {
+      if (parse) JSON.parse(data);
+      n++;
+    }
+  }
+  for (const data of decoder.end()) {
+    if (parse) JSON.parse(data);
+    n++;
+  }
+  return n;
+}
+
+function eventsourceParser(reads: Uint8Array[], parse: boolean): number {
+  const textDecoder = new TextDecoder();
+  let n = 0;
+  let done = false;
+  const parser = createParser({
+    onEvent(event) {
+      if (done || event.data === '[DONE]') {
+        done = true;
+        return;
+      }
+      if (parse) JSON.parse(event.data);
+      n++;
+    },
+  });
+  for (const read of reads) parser.feed(textDecoder.decode(read, { stream: true }));
+  parser.reset({ consume: true });
+  return n;
+}
+
+const payloads = Array.from({ length: eventCount }, (_, i) => chunkJson(i));
+function jsonOnly(): number {
+  for (const p of payloads) JSON.parse(p);
+  return payloads.length;
+}
+
+/** Runs the contenders in alternating order, round after round, so a busy machine slows them alike. */
+function compare(contenders: [name: string, run: () => number][], rounds = runs): void {
+  const times = contenders.map(() => [] as number[]);
+  for (let round = -2; round < rounds; round++) {
+    const order = round % 2 === 0 ? contenders.keys() : [...contenders.keys()].reverse();
+    for (const index of order) {
+      const [name, run] = contenders[index] as [string, () => number];
+      const start = performance.now();
+      const n = run();
+      const ms = performance.now() - start;
+      if (n !== eventCount) throw new Error(`${name}: decoded ${n} events, expected ${eventCount}`);
+      if (round >= 0) times[index]?.push(ms); // rounds -2 and -1 warm the JIT
+    }
+  }
+  contenders.forEach(([name], index) => {
+    const sorted = (times[index] ?? []).sort((a, b) => a - b);
+    const min = sorted[0] ?? Number.NaN;
+    const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+    const mbPerSecond = bytes.length / 1e6 / (min / 1000);
+    console.log(
+      `${name.padEnd(40)} min ${min.toFixed(1).padStart(6)} ms  median ${median.toFixed(1).padStart(6)} ms  ${mbPerSecond.toFixed(0).padStart(4)} MB/s  ${(eventCount / (min / 1000) / 1e6).toFixed(2)} M events/s`,
+    );
+  });
+}
+
+console.log(
+  `${eventCount} chat chunks, ${(bytes.length / 1e6).toFixed(2)} MB, ${runs} rounds (min is the figure: the machine may be busy), node ${process.version}`,
+);
+for (const size of [16_384, 1_024, 64]) {
+  const reads = split(size);
+  console.log(`-- reads of ${size} bytes`);
+  compare([
+    ['svc-agents SseDecoder', () => ours(reads, false)],
+    ['eventsource-parser@3 + TextDecoder', () => eventsourceParser(reads, false)],
+  ]);
+  compare([
+    ['svc-agents SseDecoder + JSON.parse', () => ours(reads, true)],
+    ['eventsource-parser@3 + JSON.parse', () => eventsourceParser(reads, true)],
+    ['JSON.parse of the payloads alone', jsonOnly],
+  ]);
+}
