@@ -28,24 +28,28 @@ export class Files {
    */
   async upload(params: FileUploadParams, options?: RequestOptions): Promise<FileObject> {
     if (this.#context.validate) validateRequest.fileUpload(params);
-    const { blob, filename: natural } = await toUploadBlob(params.file);
-    const filename = params.filename ?? natural;
-    if (!filename) {
-      throw new RequestValidationError({
-        operation: 'files.upload',
-        issues: [
-          {
-            path: 'filename',
-            message:
-              'required when file is a Buffer, Blob or stream without a name (the service checks the extension)',
-            code: 'request_params_invalid',
-          },
-        ],
-      });
-    }
     const form = new FormData();
     form.append('purpose', params.purpose);
-    form.append('file', blob, filename);
+    if (params.file !== undefined) {
+      const { blob, filename: natural } = await toUploadBlob(params.file);
+      const filename = params.filename ?? natural;
+      if (!filename) {
+        throw new RequestValidationError({
+          operation: 'files.upload',
+          issues: [
+            {
+              path: 'filename',
+              message:
+                'required when file is a Buffer, Blob or stream without a name (the service checks the extension)',
+              code: 'request_params_invalid',
+            },
+          ],
+        });
+      }
+      form.append('file', blob, filename);
+    }
+    // The service fetches a remote file itself; `file` wins when both are sent.
+    if (params.url !== undefined) form.append('url', params.url);
     return this.#context.transport.request<FileObject>(
       withOptions({ method: 'POST', path: '/v1/files', form }, options),
     );
@@ -53,6 +57,7 @@ export class Files {
 
   /** Lists the files, optionally of one purpose (`GET /v1/files`). */
   async list(params: FileListParams = {}, options?: RequestOptions): Promise<FileList> {
+    if (this.#context.validate) validateRequest.fileListQuery(params);
     const query = params.purpose === undefined ? undefined : { purpose: params.purpose };
     return this.#context.transport.request<FileList>(
       withOptions(
@@ -64,7 +69,7 @@ export class Files {
 
   /** Gets one file with its status (`GET /v1/files/{id}`). */
   async retrieve(fileId: string, options?: RequestOptions): Promise<FileObject> {
-    if (this.#context.validate) validateRequest.id('fileId', fileId);
+    if (this.#context.validate) validateRequest.id('file_id', fileId, 'files.retrieve');
     return this.#context.transport.request<FileObject>(
       withOptions({ method: 'GET', path: `/v1/files/${segment(fileId)}` }, options),
     );
@@ -72,7 +77,7 @@ export class Files {
 
   /** The extracted text of a `file-extract` file (`GET /v1/files/{id}/content`). */
   async content(fileId: string, options?: RequestOptions): Promise<string> {
-    if (this.#context.validate) validateRequest.id('fileId', fileId);
+    if (this.#context.validate) validateRequest.id('file_id', fileId, 'files.content');
     return this.#context.transport.request<string>(
       withOptions(
         { method: 'GET', path: `/v1/files/${segment(fileId)}/content`, responseType: 'text' },
@@ -83,7 +88,7 @@ export class Files {
 
   /** Deletes a file (`DELETE /v1/files/{id}`). */
   async delete(fileId: string, options?: RequestOptions): Promise<FileDeleted> {
-    if (this.#context.validate) validateRequest.id('fileId', fileId);
+    if (this.#context.validate) validateRequest.id('file_id', fileId, 'files.delete');
     return this.#context.transport.request<FileDeleted>(
       withOptions({ method: 'DELETE', path: `/v1/files/${segment(fileId)}` }, options),
     );
@@ -94,7 +99,7 @@ export class Files {
    * Throws `FileProcessingError` on a failure status or after `timeout` ms, `APIUserAbortError` on `signal`.
    */
   async waitUntilReady(fileId: string, options: WaitUntilReadyOptions = {}): Promise<FileObject> {
-    if (this.#context.validate) validateRequest.id('fileId', fileId);
+    if (this.#context.validate) validateRequest.id('file_id', fileId, 'files.waitUntilReady');
     return waitUntilReady(fileId, (signal) => this.retrieve(fileId, { signal }), options);
   }
 }

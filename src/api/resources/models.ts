@@ -20,7 +20,7 @@ export class Models {
 
   /** Gets one model by name (`GET /v1/models/{model}`). */
   async retrieve(model: string, options?: RequestOptions): Promise<Model> {
-    if (this.#context.validate) validateRequest.id('model', model);
+    if (this.#context.validate) validateRequest.id('model', model, 'models.retrieve');
     return this.#context.transport.request<Model>(
       withOptions({ method: 'GET', path: `/v1/models/${segment(model)}` }, options),
     );

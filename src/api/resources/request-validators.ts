@@ -1,5 +1,15 @@
-import { RequestValidationError } from '../errors/request-validation-error.js';
 import { validateChatCompletionParams } from '../schemas/chat-completion-params-schema.js';
+import { validateFileListQuery, validateFileUploadParams } from '../schemas/file-params-schemas.js';
+import { validateImageGenerateParams } from '../schemas/image-generate-params-schema.js';
+import { validateListQuery } from '../schemas/list-query-schema.js';
+import { validateMessagesCountTokensParams } from '../schemas/messages-count-tokens-params-schema.js';
+import { validateTokenCountParams } from '../schemas/token-count-params-schema.js';
+import { validateResourceId } from '../schemas/validate-resource-id.js';
+import {
+  validateVectorStoreCreateParams,
+  validateVectorStoreFilesCreateParams,
+} from '../schemas/vector-store-params-schemas.js';
+import { validateVoiceCloneParams } from '../schemas/voice-clone-params-schema.js';
 import type { Channel } from './chat-completions.js';
 
 /**
@@ -10,21 +20,21 @@ export const validateRequest = {
   chatCompletion(params: unknown, channel: Channel): void {
     validateChatCompletionParams(params, { channel });
   },
-  tokenCount(_params: unknown): void {},
-  messagesCountTokens(_params: unknown, _channel: Channel): void {},
-  imageGenerate(_params: unknown): void {},
-  voiceCreate(_params: unknown): void {},
-  vectorStoreCreate(_params: unknown): void {},
-  vectorStoreFileCreate(_params: unknown): void {},
-  listQuery(_query: unknown): void {},
-  fileUpload(_params: unknown): void {},
-  /** A path id must be a non-empty string: an empty one would silently address the collection instead. */
-  id(name: string, value: unknown): void {
-    if (typeof value !== 'string' || value.trim() === '') {
-      throw new RequestValidationError({
-        operation: 'path',
-        issues: [{ path: name, message: 'must be a non-empty string', code: 'request_params_invalid' }],
-      });
-    }
+  tokenCount: validateTokenCountParams,
+  messagesCountTokens(params: unknown, channel: Channel): void {
+    validateMessagesCountTokensParams(params, { channel });
+  },
+  imageGenerate: validateImageGenerateParams,
+  voiceCreate: validateVoiceCloneParams,
+  vectorStoreCreate: validateVectorStoreCreateParams,
+  vectorStoreFileCreate(params: unknown): void {
+    validateVectorStoreFilesCreateParams(params);
+  },
+  listQuery: validateListQuery,
+  fileUpload: validateFileUploadParams,
+  fileListQuery: validateFileListQuery,
+  /** A path id must be a non-empty string: an empty one would silently address another path. */
+  id(name: string, value: unknown, operation: string): void {
+    validateResourceId(value, name, operation);
   },
 };

@@ -26,7 +26,7 @@ export class VectorStoreFiles {
     options?: RequestOptions,
   ): Promise<VectorStoreFileBatch> {
     if (this.#context.validate) {
-      validateRequest.id('storeId', storeId);
+      validateRequest.id('vector_store_id', storeId, 'vectorStores.files.create');
       validateRequest.vectorStoreFileCreate(params);
     }
     return this.#context.transport.request<VectorStoreFileBatch>(
@@ -46,8 +46,8 @@ export class VectorStoreFiles {
     const path = `/v1/vector_stores/${segment(storeId)}/files`;
     return new PagePromise(query, async (pageQuery) => {
       if (this.#context.validate) {
-        validateRequest.id('storeId', storeId);
-        validateRequest.listQuery(pageQuery);
+        validateRequest.id('vector_store_id', storeId, 'vectorStores.files.list');
+        validateRequest.listQuery(pageQuery, 'vectorStores.files.list');
       }
       return this.#context.transport.request<CursorPageResponse<VectorStoreFile>>(
         withOptions({ method: 'GET', path, query: { ...pageQuery } }, options),
@@ -58,8 +58,8 @@ export class VectorStoreFiles {
   /** Removes a file from a store (`DELETE /v1/vector_stores/{id}/files/{file_id}`). */
   delete(storeId: string, fileId: string, options?: RequestOptions): Promise<VectorStoreFileDeleted> {
     if (this.#context.validate) {
-      validateRequest.id('storeId', storeId);
-      validateRequest.id('fileId', fileId);
+      validateRequest.id('vector_store_id', storeId, 'vectorStores.files.delete');
+      validateRequest.id('file_id', fileId, 'vectorStores.files.delete');
     }
     return this.#context.transport.request<VectorStoreFileDeleted>(
       withOptions(

@@ -32,7 +32,7 @@ export class VectorStores {
 
   /** Gets a store with its file counts (`GET /v1/vector_stores/{id}`). */
   async retrieve(storeId: string, options?: RequestOptions): Promise<VectorStore> {
-    if (this.#context.validate) validateRequest.id('storeId', storeId);
+    if (this.#context.validate) validateRequest.id('vector_store_id', storeId, 'vectorStores.retrieve');
     return this.#context.transport.request<VectorStore>(
       withOptions({ method: 'GET', path: `/v1/vector_stores/${segment(storeId)}` }, options),
     );
@@ -41,7 +41,7 @@ export class VectorStores {
   /** Lists the stores, page by page (`GET /v1/vector_stores`). */
   list(query: VectorStoreListParams = {}, options?: RequestOptions): PagePromise<VectorStore> {
     return new PagePromise(query, async (pageQuery) => {
-      if (this.#context.validate) validateRequest.listQuery(pageQuery);
+      if (this.#context.validate) validateRequest.listQuery(pageQuery, 'vectorStores.list');
       return this.#context.transport.request<CursorPageResponse<VectorStore>>(
         withOptions({ method: 'GET', path: '/v1/vector_stores', query: { ...pageQuery } }, options),
       );
@@ -50,7 +50,7 @@ export class VectorStores {
 
   /** Deletes a store (`DELETE /v1/vector_stores/{id}`). */
   delete(storeId: string, options?: RequestOptions): Promise<VectorStoreDeleted> {
-    if (this.#context.validate) validateRequest.id('storeId', storeId);
+    if (this.#context.validate) validateRequest.id('vector_store_id', storeId, 'vectorStores.delete');
     return this.#context.transport.request<VectorStoreDeleted>(
       withOptions({ method: 'DELETE', path: `/v1/vector_stores/${segment(storeId)}` }, options),
     );

@@ -24,7 +24,7 @@ export class Voices {
   /** Lists the cloned voices, page by page (`GET /v1/audio/voices`). */
   list(query: VoiceListParams = {}, options?: RequestOptions): PagePromise<Voice> {
     return new PagePromise(query, async (pageQuery) => {
-      if (this.#context.validate) validateRequest.listQuery(pageQuery);
+      if (this.#context.validate) validateRequest.listQuery(pageQuery, 'audio.voices.list');
       return this.#context.transport.request<CursorPageResponse<Voice>>(
         withOptions({ method: 'GET', path: '/v1/audio/voices', query: { ...pageQuery } }, options),
       );

@@ -39,10 +39,12 @@ export interface FileListParams {
 /** What `files.upload` accepts as content: a path, bytes, a Blob/File, or a Node or web stream. */
 export type Uploadable = string | Uint8Array | Blob | NodeJS.ReadableStream | ReadableStream<Uint8Array>;
 
-/** Parameters of `files.upload` (multipart `POST /v1/files`). */
+/** Parameters of `files.upload` (multipart `POST /v1/files`): a `file`, or a remote `url` for the service to fetch. */
 export interface FileUploadParams {
   /** A file path, a Buffer/Uint8Array, a Blob/File, or a readable stream. */
-  file: Uploadable;
+  file?: Uploadable;
+  /** An http(s) address the service downloads instead; `file` wins when both are given. */
+  url?: string;
   /** What the file is for; decides which formats and sizes the service accepts. */
   purpose: FilePurpose;
   /** Name sent with the content; defaults to the path's base name, a File's or fs stream's name. */

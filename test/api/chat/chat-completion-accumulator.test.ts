@@ -301,10 +301,10 @@ describe('ChatCompletionAccumulator', () => {
       );
       const early = accumulator.snapshot();
       accumulator.add(createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '}' } }] } }]));
-      expect((early.choices[0]?.message.tool_calls?.[0] as ToolCall).function.arguments).toBe('{');
-      expect(
-        (accumulator.snapshot().choices[0]?.message.tool_calls?.[0] as ToolCall).function.arguments,
-      ).toBe('{}');
+      expect((early.choices[0]!.message.tool_calls![0] as ToolCall).function.arguments).toBe('{');
+      expect((accumulator.snapshot().choices[0]!.message.tool_calls![0] as ToolCall).function.arguments).toBe(
+        '{}',
+      );
     });
   });
 });

@@ -33,7 +33,7 @@ describe('Models', () => {
     });
 
     it('should refuse an empty id before any network call', async () => {
-      await expect(setup.client.models.retrieve('')).rejects.toThrow(/model: must be a non-empty string/);
+      await expect(setup.client.models.retrieve('')).rejects.toThrow(/^model: must not be empty$/);
       expect(setup.server.requests).toHaveLength(0);
     });
   });
