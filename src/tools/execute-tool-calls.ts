@@ -27,10 +27,17 @@ export async function executeToolCalls<C>(
   }
   const outcomes = new Array<ToolCallOutcome>(calls.length);
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < calls.length) {
+    // After a fatal failure (toolErrors: 'throw') no further call is started.
+    while (!failed && next < calls.length) {
       const index = next++;
-      outcomes[index] = await executeToolCall({ ...rest, ledger, call: calls[index]! });
+      try {
+        outcomes[index] = await executeToolCall({ ...rest, ledger, call: calls[index]! });
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));

@@ -7,9 +7,13 @@ export const DEFAULT_RETRIEVAL_PROMPT_TEMPLATE =
   'Answer the question using the knowledge below.\n\nKnowledge:\n{{knowledge}}\n\nQuestion: {{query}}\n\n' +
   'If the knowledge does not contain the answer, say so instead of guessing.';
 
+/** Description of the hosted web search when none is given. */
+export const DEFAULT_WEB_SEARCH_DESCRIPTION =
+  'Search the web for current information, news and facts that may be newer than your training data.';
+
 /** Options of `hostedTools.webSearch`. */
 export interface WebSearchToolOptions {
-  /** Tells the model when to search the web. */
+  /** Tells the model when to search the web. @default DEFAULT_WEB_SEARCH_DESCRIPTION */
   description?: string;
 }
 
@@ -29,13 +33,16 @@ export interface RetrievalToolOptions {
 export const hostedTools = {
   /** The service's web search: `{ type: "web_search", function: { description } }`. */
   webSearch(options: WebSearchToolOptions = {}): HostedTool {
-    const { description } = options;
-    if (description !== undefined && typeof description !== 'string') {
-      throw new ToolDefinitionError({ toolName: 'web_search', rule: 'description must be a string' });
+    const { description = DEFAULT_WEB_SEARCH_DESCRIPTION } = options;
+    if (typeof description !== 'string' || description.trim() === '') {
+      throw new ToolDefinitionError({
+        toolName: 'web_search',
+        rule: 'description must be a non-empty string',
+      });
     }
     return Object.freeze({
       kind: 'hosted' as const,
-      definition: { type: 'web_search' as const, function: description === undefined ? {} : { description } },
+      definition: { type: 'web_search' as const, function: { description } },
     });
   },
 

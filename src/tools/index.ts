@@ -29,6 +29,7 @@ export {
 export { formatToolOutput } from './format-tool-output.js';
 export {
   DEFAULT_RETRIEVAL_PROMPT_TEMPLATE,
+  DEFAULT_WEB_SEARCH_DESCRIPTION,
   hostedTools,
   type RetrievalToolOptions,
   type WebSearchToolOptions,

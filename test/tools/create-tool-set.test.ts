@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { createToolSet } from '../../src/tools/create-tool-set.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
-import { DEFAULT_RETRIEVAL_PROMPT_TEMPLATE, hostedTools } from '../../src/tools/hosted-tools.js';
+import {
+  DEFAULT_RETRIEVAL_PROMPT_TEMPLATE,
+  DEFAULT_WEB_SEARCH_DESCRIPTION,
+  hostedTools,
+} from '../../src/tools/hosted-tools.js';
 import { resolveNeedsApproval } from '../../src/tools/resolve-needs-approval.js';
 import type { AnyTool, ToolContext } from '../../src/tools/tool.js';
 
@@ -62,7 +66,11 @@ describe('hostedTools', () => {
         kind: 'hosted',
         definition: { type: 'web_search', function: { description: 'News.' } },
       });
-      expect(hostedTools.webSearch().definition).toEqual({ type: 'web_search', function: {} });
+      expect(hostedTools.webSearch().definition).toEqual({
+        type: 'web_search',
+        function: { description: DEFAULT_WEB_SEARCH_DESCRIPTION },
+      });
+      expect(() => hostedTools.webSearch({ description: '' })).toThrow(ToolDefinitionError);
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
@@ -135,6 +136,20 @@ describe('defineTool', () => {
       const result = tool.parseArguments(JSON.stringify({ city: 3 }));
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.error.message).toContain('city: expected string, got number');
+    });
+  });
+
+  describe('when parameters are a zod/mini object', () => {
+    it('should convert and validate through zod core', () => {
+      const tool = createTool(zm.object({ city: zm.string(), days: zm.optional(zm.number()) }));
+      expect(tool.definition.function.parameters).toMatchObject({
+        type: 'object',
+        properties: { city: { type: 'string' }, days: { type: 'number' } },
+        required: ['city'],
+      });
+      const result = tool.parseArguments('{"city": false}');
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.message).toContain('city: expected string, got boolean');
     });
   });
 

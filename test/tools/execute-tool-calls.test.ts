@@ -57,6 +57,30 @@ describe('executeToolCalls', () => {
     });
   });
 
+  describe("when a tool throws with toolErrors 'throw'", () => {
+    it('should reject and start no further call', async () => {
+      let started = 0;
+      const failing = defineTool({
+        name: 'fail',
+        description: 'Fails.',
+        execute: async () => {
+          started++;
+          await sleep(1);
+          throw new Error('boom');
+        },
+      });
+      const calls = Array.from({ length: 6 }, () => createToolCall('fail'));
+      const promise = executeToolCalls(calls, {
+        toolSet: createToolSet([failing]),
+        concurrency: 2,
+        toolErrors: 'throw',
+      });
+      await expect(promise).rejects.toThrow('Error in fail: boom');
+      await sleep(20);
+      expect(started).toBe(2);
+    });
+  });
+
   describe('when a tool_call_id repeats', () => {
     it('should run it once within one batch', async () => {
       const { toolSet, stats } = createCountingTool();
