@@ -1,0 +1,55 @@
+// svc-agents, as its README shows: a SvcClient, one defineTool with a zod schema, an Agent; `agent.run`
+// for the non-streamed run, `agent.stream` (iterating every event, then `stream.result`) for the streamed
+// one. It imports the built package (../dist, `npm run build` at the repo root), exactly what users load.
+import { z } from 'zod';
+import { svcAgentsEntry } from '../svc-agents-entry.mjs';
+import {
+  API_KEY,
+  MODEL,
+  SYSTEM_PROMPT,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  USER_PROMPT,
+  weatherOf,
+} from '../workload.mjs';
+
+export async function setup({ baseURL, onToolCall }) {
+  const { Agent, SvcClient, defineTool } = await import(svcAgentsEntry());
+  const client = new SvcClient({ apiKey: API_KEY, baseURL, maxRetries: 0 });
+  const getWeather = defineTool({
+    name: TOOL_NAME,
+    description: TOOL_DESCRIPTION,
+    parameters: z.object({ city: z.string().describe('City name') }),
+    execute: async ({ city }) => {
+      onToolCall();
+      return weatherOf(city);
+    },
+  });
+  const agent = new Agent({
+    client,
+    model: MODEL,
+    instructions: SYSTEM_PROMPT,
+    tools: [getWeather],
+    maxTurns: 10,
+  });
+
+  async function run(stream) {
+    if (!stream) return (await agent.run(USER_PROMPT)).text;
+    const s = agent.stream(USER_PROMPT);
+    for await (const event of s) if (!event) break;
+    return (await s.result).text;
+  }
+
+  async function decode(model) {
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'go' }],
+      stream: true,
+    });
+    let n = 0;
+    for await (const chunk of stream) if (chunk) n++;
+    return n;
+  }
+
+  return { run, decode, close: () => client.close() };
+}

@@ -1,0 +1,331 @@
+// npm run bench [-- --quick] [--only=raw,svc-agents] [--skip=cpu,decode,rss,import] [--rounds=N] [--no-build]
+// Starts the fake server, one worker process per contestant, and measures them interleaved
+// (A B C D, then B C D A, ...) so drift in the machine hits every contestant alike.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { renderReport } from './report.mjs';
+import { svcAgentsBuilt, svcAgentsEntry } from './svc-agents-entry.mjs';
+import { DECODE_CHUNKS } from './workload.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const benchDir = join(here, '..');
+const repoDir = join(benchDir, '..');
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const quick = flag('quick');
+const skip = new Set((option('skip') ?? '').split(',').filter(Boolean));
+
+const PLAN = quick
+  ? { rounds: 3, runsC1: 10, runsC64: 64, warmC1: 10, decodeRounds: 3, rssRounds: 1, importRounds: 5 }
+  : { rounds: 5, runsC1: 30, runsC64: 128, warmC1: 20, decodeRounds: 5, rssRounds: 3, importRounds: 10 };
+if (option('rounds')) PLAN.rounds = Number(option('rounds'));
+
+const ALL = ['raw', 'svc-agents', 'openai-loop', 'openai-runtools', 'ai-sdk', 'openai-agents'];
+const notes = [];
+
+function log(...parts) {
+  process.stderr.write(`${parts.join(' ')}\n`);
+}
+
+function ensureBuild() {
+  if (flag('no-build') || process.env.SVC_AGENTS_ENTRY) return;
+  const entry = join(repoDir, 'dist', 'index.js');
+  const src = join(repoDir, 'src', 'index.ts');
+  let stale = true;
+  try {
+    stale = statSync(entry).mtimeMs < newestMtime(join(repoDir, 'src'));
+  } catch {}
+  try {
+    statSync(src);
+  } catch {
+    notes.push('svc-agents skipped: src/index.ts does not exist yet.');
+    return;
+  }
+  if (!stale) return;
+  log('building svc-agents (npm run build at the repo root) ...');
+  try {
+    execFileSync('npm', ['run', 'build'], { cwd: repoDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch {
+    // tsc still emits when other files have type errors; the import below tells whether it is usable.
+    notes.push('`npm run build` reported errors; the emitted dist/ was used anyway.');
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirRecursive(dir)) newest = Math.max(newest, statSync(entry).mtimeMs);
+  return newest;
+}
+
+function readdirRecursive(dir) {
+  return readdirSyncSafe(dir).flatMap((e) =>
+    e.isDirectory() ? readdirRecursive(join(dir, e.name)) : [join(dir, e.name)],
+  );
+}
+
+function readdirSyncSafe(dir) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+async function startServer() {
+  const child = spawn(process.execPath, [join(here, 'fake-server.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`fake server exited with ${code}`)));
+  });
+  const { port } = JSON.parse(line);
+  return { child, baseURL: `http://127.0.0.1:${port}` };
+}
+
+/** A contestant's worker process, with a promise-returning `call(type, payload)`. */
+async function startWorker(name, baseURL) {
+  const child = spawn(process.execPath, ['--expose-gc', join(here, 'worker.mjs'), name], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const pending = new Map();
+  let nextId = 0;
+  let exited;
+  const ready = new Promise((resolve, reject) => {
+    child.on('message', (msg) => {
+      if (msg.ready) return resolve();
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.ok) p?.resolve(msg.result);
+      else p?.reject(new Error(msg.error));
+    });
+    child.once('exit', (code) => {
+      exited = new Error(`${name} worker exited with ${code}`);
+      reject(exited);
+      for (const p of pending.values()) p.reject(exited);
+    });
+  });
+  await ready;
+  const call = (type, payload = {}) =>
+    new Promise((resolve, reject) => {
+      if (exited) return reject(exited);
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.send({ id, type, ...payload });
+    });
+  const info = await call('setup', { baseURL });
+  return { name, call, info, stop: () => call('exit').catch(() => {}) };
+}
+
+function rotate(list, by) {
+  return list.map((_, i) => list[(i + by) % list.length]);
+}
+
+const SCENARIOS = [
+  { key: 'ns-c1', stream: false, concurrency: 1 },
+  { key: 's-c1', stream: true, concurrency: 1 },
+  { key: 'ns-c64', stream: false, concurrency: 64 },
+  { key: 's-c64', stream: true, concurrency: 64 },
+];
+
+async function measureCpu(workers, results) {
+  log('warming up ...');
+  for (const w of workers) {
+    for (const s of SCENARIOS) {
+      await w.call('cpu', {
+        stream: s.stream,
+        concurrency: s.concurrency,
+        runs: s.concurrency === 1 ? PLAN.warmC1 : 64,
+      });
+    }
+  }
+  for (let round = 0; round < PLAN.rounds; round++) {
+    log(`cpu round ${round + 1}/${PLAN.rounds}`);
+    for (const s of SCENARIOS) {
+      for (const w of rotate(workers, round)) {
+        const runs = s.concurrency === 1 ? PLAN.runsC1 : PLAN.runsC64;
+        const r = await w.call('cpu', { stream: s.stream, concurrency: s.concurrency, runs });
+        push(results, ['cpu', s.key, w.name], r.cpuMsPerRun, round);
+        push(results, ['wall', s.key, w.name], r.wallMsMedian, round);
+        push(results, ['throughput', s.key, w.name], r.runsPerSec, round);
+      }
+    }
+  }
+}
+
+async function measureDecode(workers, results) {
+  const decoders = workers.filter((w) => w.info.decode);
+  for (const w of decoders) await w.call('decode', { model: `decode-${DECODE_CHUNKS}` });
+  for (let round = 0; round < PLAN.decodeRounds; round++) {
+    log(`decode round ${round + 1}/${PLAN.decodeRounds}`);
+    for (const w of rotate(decoders, round)) {
+      const r = await w.call('decode', { model: `decode-${DECODE_CHUNKS}` });
+      push(results, ['decode-cpu', 'all', w.name], (DECODE_CHUNKS * 1000) / r.cpuMs, round);
+      push(results, ['decode-wall', 'all', w.name], (DECODE_CHUNKS * 1000) / r.wallMs, round);
+    }
+  }
+}
+
+async function measureRss(names, baseURL, results) {
+  for (let round = 0; round < PLAN.rssRounds; round++) {
+    log(`rss round ${round + 1}/${PLAN.rssRounds}`);
+    for (const stream of [false, true]) {
+      for (const name of rotate(names, round)) {
+        // A fresh process each time: a heap that already grew in earlier batches would hide the growth.
+        const w = await startWorker(name, baseURL);
+        // One run first, so lazily loaded code is not counted as growth; nothing else has run yet.
+        await w.call('cpu', { stream, concurrency: 1, runs: 1 });
+        const r = await w.call('rss', { stream, concurrency: 64, runs: 192 });
+        await w.stop();
+        push(results, ['rss', stream ? 's-c64' : 'ns-c64', name], r.growthBytes / 2 ** 20, round);
+        push(
+          results,
+          ['rss-peak', stream ? 's-c64' : 'ns-c64', name],
+          (r.rssBefore + r.growthBytes) / 2 ** 20,
+          round,
+        );
+      }
+    }
+  }
+}
+
+const IMPORTS = {
+  undici: ['undici'],
+  'svc-agents': null, // filled in with the built entry's URL
+  zod: ['zod'],
+  openai: ['openai'],
+  'ai-sdk': ['ai', '@ai-sdk/openai-compatible'],
+  'openai-agents': ['@openai/agents'],
+};
+
+async function measureImports(withSvc, results) {
+  const entries = Object.entries(IMPORTS)
+    .map(([k, v]) => [k, k === 'svc-agents' ? (withSvc ? [svcAgentsEntry()] : null) : v])
+    .filter(([, v]) => v);
+  const probe = (specs) => {
+    const out = execFileSync(process.execPath, [join(here, 'import-probe.mjs'), ...specs], { cwd: here });
+    return JSON.parse(out.toString()).ms;
+  };
+  for (const [, specs] of entries) probe(specs); // fill the OS file cache first
+  for (let round = 0; round < PLAN.importRounds; round++) {
+    for (const [name, specs] of rotate(entries, round))
+      push(results, ['import', 'cold', name], probe(specs), round);
+  }
+}
+
+function push(results, [measure, scenario, name], value, round) {
+  const key = `${measure}|${scenario}`;
+  results[key] ??= {};
+  results[key][name] ??= [];
+  results[key][name][round] = value;
+}
+
+function versions() {
+  const v = {};
+  for (const p of ['undici', 'zod', 'openai', 'ai', '@ai-sdk/openai-compatible', '@openai/agents']) {
+    try {
+      v[p] = JSON.parse(readFileSync(join(benchDir, 'node_modules', p, 'package.json'), 'utf8')).version;
+    } catch {
+      v[p] = 'missing';
+    }
+  }
+  try {
+    v['svc-agents'] =
+      `${JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8')).version} @ ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoDir }).toString().trim()}`;
+  } catch {}
+  return v;
+}
+
+async function main() {
+  const started = Date.now();
+  ensureBuild();
+  let names = ALL;
+  if (option('only')) names = option('only').split(',');
+  let withSvc = names.includes('svc-agents');
+  if (withSvc && !svcAgentsBuilt()) {
+    notes.push('svc-agents skipped: no built entry (dist/index.js).');
+    withSvc = false;
+  }
+  if (withSvc) {
+    try {
+      const m = await import(svcAgentsEntry());
+      if (!m.Agent || !m.SvcClient || !m.defineTool)
+        throw new Error('Agent, SvcClient or defineTool is not exported');
+    } catch (error) {
+      notes.push(`svc-agents skipped: ${String(error.message).split('\n')[0]}`);
+      withSvc = false;
+    }
+  }
+  if (!withSvc) names = names.filter((n) => n !== 'svc-agents');
+
+  const server = await startServer();
+  const results = {};
+  try {
+    if (!skip.has('import')) {
+      log('cold imports ...');
+      await measureImports(withSvc, results);
+    }
+    const workers = [];
+    for (const name of names) {
+      try {
+        const w = await startWorker(name, server.baseURL);
+        // Both modes must complete the scripted conversation before anything is measured.
+        await w.call('cpu', { stream: false, concurrency: 1, runs: 1 });
+        await w.call('cpu', { stream: true, concurrency: 1, runs: 1 });
+        workers.push(w);
+      } catch (error) {
+        notes.push(
+          `${name} dropped: it failed the workload: ${String(error.message).split('\n').slice(0, 3).join(' ')}`,
+        );
+      }
+    }
+    const ok = workers.map((w) => w.name);
+    if (!skip.has('cpu')) await measureCpu(workers, results);
+    if (!skip.has('decode')) await measureDecode(workers, results);
+    await Promise.all(workers.map((w) => w.stop()));
+    if (!skip.has('rss')) await measureRss(ok, server.baseURL, results);
+
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const date = new Date().toISOString().slice(0, 10);
+    const markdown = renderReport({
+      date,
+      quick,
+      plan: PLAN,
+      seconds,
+      results,
+      contestants: ok,
+      notes,
+      env: {
+        node: process.version,
+        cpu: os.cpus()[0]?.model ?? 'unknown',
+        cores: os.availableParallelism?.() ?? os.cpus().length,
+        platform: `${os.platform()} ${os.release()}`,
+        versions: versions(),
+      },
+    });
+    process.stdout.write(`${markdown}\n`);
+    if (!option('only') && skip.size === 0) {
+      mkdirSync(join(benchDir, 'results'), { recursive: true });
+      const file = join(benchDir, 'results', `${date}${quick ? '-quick' : ''}.md`);
+      writeFileSync(file, `${markdown}\n`);
+      writeFileSync(
+        join(benchDir, 'results', 'latest.json'),
+        `${JSON.stringify({ date, quick, file: file.slice(benchDir.length + 1), results }, null, 1)}\n`,
+      );
+      log(`wrote ${file}`);
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+main().catch((error) => {
+  log(error?.stack ?? String(error));
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+// node bench/src/profile.mjs <contestant> [--stream] [--concurrency=N] [--runs=N]
+// Runs one contestant under `node --cpu-prof` against the fake server and prints the top functions by
+// self time (file:line), plus self time per file, so a hot spot can be named precisely.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const name = args.find((a) => !a.startsWith('--')) ?? 'svc-agents';
+const option = (k, d) => args.find((a) => a.startsWith(`--${k}=`))?.split('=')[1] ?? d;
+const stream = args.includes('--stream');
+const concurrency = Number(option('concurrency', '1'));
+const runs = Number(option('runs', concurrency === 1 ? '400' : '640'));
+const top = Number(option('top', '30'));
+const outDir = join(here, '..', 'profiles');
+mkdirSync(outDir, { recursive: true });
+
+const server = spawn(process.execPath, [join(here, 'fake-server.mjs')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const { port } = JSON.parse(
+  await new Promise((r) => createInterface({ input: server.stdout }).once('line', r)),
+);
+const started = Date.now();
+const child = spawnSync(
+  process.execPath,
+  [
+    '--cpu-prof',
+    `--cpu-prof-dir=${outDir}`,
+    join(here, 'profile-run.mjs'),
+    name,
+    `http://127.0.0.1:${port}`,
+    stream ? '1' : '0',
+    String(concurrency),
+    String(runs),
+  ],
+  { stdio: 'inherit' },
+);
+server.kill();
+if (child.status !== 0) process.exit(child.status ?? 1);
+const file = readdirSync(outDir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .map((f) => join(outDir, f))
+  .filter((f) => statSync(f).mtimeMs >= started)
+  .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+
+// Self time per node = samples hitting it x sampling interval.
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const hits = new Map();
+for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+// Percentages are of busy time: idle samples (waiting on the server) are left out.
+const idleIds = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+for (const id of idleIds) hits.delete(id);
+const total = [...hits.values()].reduce((a, b) => a + b, 0);
+const repo = join(here, '..', '..');
+const where = (cf) => {
+  const path = cf.url.startsWith('file://') ? relative(repo, fileURLToPath(cf.url)) : cf.url || '(native)';
+  return `${path}:${cf.lineNumber + 1}`;
+};
+const fnKey = new Map();
+const fileKey = new Map();
+for (const [id, n] of hits) {
+  const cf = byId.get(id).callFrame;
+  const k = `${cf.functionName || '(anonymous)'}  ${where(cf)}`;
+  fnKey.set(k, (fnKey.get(k) ?? 0) + n);
+  const f = cf.url ? where(cf).replace(/:\d+$/, '') : `(${cf.functionName || 'program'})`;
+  fileKey.set(f, (fileKey.get(f) ?? 0) + n);
+}
+const pct = (n) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
+console.log(
+  `\n${name} ${stream ? 'streamed' : 'non-streamed'} c=${concurrency}, ${runs} runs; profile: ${relative(process.cwd(), file)}\n`,
+);
+console.log(`Top functions by self time (% of ${total} busy samples):`);
+for (const [k, n] of [...fnKey].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(n)}  ${k}`);
+console.log('\nSelf time by file:');
+for (const [k, n] of [...fileKey].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(n)}  ${k}`);

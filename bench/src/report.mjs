@@ -1,0 +1,204 @@
+// Turns the raw per-round samples into the markdown report (tables + budget verdicts).
+
+/** Median of the defined numbers in `values`. */
+export function median(values) {
+  const v = values.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length === 0) return undefined;
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+/** Median over rounds of value(name) / value(base) in the same round (pairs adjacent measurements). */
+export function ratio(samples, name, base) {
+  const a = samples?.[name];
+  const b = samples?.[base];
+  if (!a || !b) return undefined;
+  return median(a.map((x, i) => (b[i] ? x / b[i] : undefined)));
+}
+
+const fmt = (x, digits = 2) => (x === undefined ? 'n/a' : x >= 100 ? x.toFixed(0) : x.toFixed(digits));
+const times = (x) => (x === undefined ? '' : ` (${x.toFixed(2)}x)`);
+
+const LABELS = {
+  raw: 'raw (undici + hand loop)',
+  'svc-agents': '**svc-agents** Agent',
+  'openai-loop': 'openai 6 (create + hand loop)',
+  'openai-runtools': 'openai 6 runTools',
+  'ai-sdk': 'ai 6 + openai-compatible',
+  'openai-agents': '@openai/agents 0.14 (chat completions)',
+  undici: "bare `import 'undici'`",
+  zod: "`import 'zod'` (for reference)",
+  openai: 'openai',
+};
+const label = (n) => LABELS[n] ?? n;
+
+function table(header, rows) {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+export function renderReport({ date, quick, plan, seconds, results, contestants, notes, env }) {
+  const out = [];
+  const scen = [
+    ['ns-c1', 'non-streamed, c=1'],
+    ['s-c1', 'streamed, c=1'],
+    ['ns-c64', 'non-streamed, c=64'],
+    ['s-c64', 'streamed, c=64'],
+  ];
+  const cell = (measure, key, name, base = 'raw', digits = 2) => {
+    const samples = results[`${measure}|${key}`];
+    return `${fmt(median(samples?.[name] ?? []), digits)}${times(ratio(samples, name, base))}`;
+  };
+
+  out.push(`# svc-agents benchmark, ${date}${quick ? ' (quick)' : ''}`);
+  out.push('');
+  out.push(
+    `Node ${env.node}, ${env.cpu}, ${env.cores} cores, ${env.platform}. ${plan.rounds} interleaved rounds; ` +
+      `${plan.runsC1} runs per measurement at c=1, ${plan.runsC64} at c=64; whole run ${seconds} s.`,
+  );
+  out.push('');
+  out.push(
+    `Versions: ${Object.entries(env.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
+  );
+  out.push('');
+  out.push(
+    'Workload: 3 tool turns (one zod-typed `get_weather` call each, reasoning streamed first, arguments in',
+  );
+  out.push(
+    'fragments with `index`) then a 200-token answer, against the local fake server. Values are medians over',
+  );
+  out.push(
+    'rounds; `(N.NNx)` is the median over rounds of the ratio to the raw baseline measured in the same round.',
+  );
+
+  if (results['cpu|ns-c1']) {
+    out.push('', '## CPU time per complete agent run (ms, lower is better)', '');
+    out.push(
+      table(
+        ['contestant', ...scen.map(([, l]) => l)],
+        contestants.map((n) => [label(n), ...scen.map(([k]) => cell('cpu', k, n))]),
+      ),
+    );
+    out.push('', '## Wall time per run (median latency, ms)', '');
+    out.push(
+      table(
+        ['contestant', ...scen.map(([, l]) => l)],
+        contestants.map((n) => [label(n), ...scen.map(([k]) => cell('wall', k, n))]),
+      ),
+    );
+    out.push('', '## Throughput at c=64 (runs/s, higher is better; the fake server shares the 2 cores)', '');
+    out.push(
+      table(
+        ['contestant', 'non-streamed', 'streamed'],
+        contestants.map((n) => [
+          label(n),
+          cell('throughput', 'ns-c64', n, 'raw', 0),
+          cell('throughput', 's-c64', n, 'raw', 0),
+        ]),
+      ),
+    );
+  }
+  const decodeCpu = results['decode-cpu|all'];
+  if (decodeCpu) {
+    out.push('', `## Stream decode throughput (${'20,000'}-chunk stream, chunks/s, higher is better)`, '');
+    out.push(
+      'Per CPU-second of the client process, and per wall-second. raw = hand-split SSE lines + JSON.parse;',
+    );
+    out.push('svc-agents = `client.chat.completions.create({ stream: true })` (its ChatCompletionStream);');
+    out.push('openai = its `Stream`; ai-sdk = `streamText().fullStream`.');
+    out.push('');
+    const names = contestants.filter((n) => decodeCpu[n]);
+    out.push(
+      table(
+        ['contestant', 'chunks per CPU-s', 'chunks per wall-s'],
+        names.map((n) => [
+          label(n),
+          cell('decode-cpu', 'all', n, 'raw', 0),
+          cell('decode-wall', 'all', n, 'raw', 0),
+        ]),
+      ),
+    );
+  }
+  if (results['rss|s-c64'] || results['rss|ns-c64']) {
+    out.push('', '## Peak RSS at concurrency 64 (MiB, a fresh process each time, lower is better)', '');
+    out.push(
+      'Growth = peak RSS while 192 runs go 64 at a time, minus the idle RSS after one warm-up run and a GC.',
+    );
+    out.push('');
+    out.push(
+      table(
+        [
+          'contestant',
+          'growth, non-streamed',
+          'growth, streamed',
+          'peak RSS, non-streamed',
+          'peak RSS, streamed',
+        ],
+        contestants.map((n) => [
+          label(n),
+          cell('rss', 'ns-c64', n, 'raw', 1),
+          cell('rss', 's-c64', n, 'raw', 1),
+          cell('rss-peak', 'ns-c64', n, 'raw', 1),
+          cell('rss-peak', 's-c64', n, 'raw', 1),
+        ]),
+      ),
+    );
+  }
+  const imports = results['import|cold'];
+  if (imports) {
+    out.push('', '## Cold import in a fresh process (ms, lower is better; ratio to bare undici)', '');
+    out.push(
+      table(
+        ['package', 'import ms'],
+        Object.keys(imports).map((n) => [label(n), cell('import', 'cold', n, 'undici', 1)]),
+      ),
+    );
+  }
+
+  out.push('', '## Budget (issue 7), svc-agents against the raw baseline in the same run', '');
+  const verdict = (value, ok) => (value === undefined ? 'not measured' : ok(value) ? 'pass' : '**MISS**');
+  const rows = [];
+  for (const [k, l] of scen) {
+    const r = ratio(results[`cpu|${k}`], 'svc-agents', 'raw');
+    rows.push([
+      `CPU per run, ${l}`,
+      '<= 1.20x',
+      r === undefined ? 'n/a' : `${r.toFixed(2)}x`,
+      verdict(r, (x) => x <= 1.2),
+    ]);
+  }
+  const d = ratio(decodeCpu, 'svc-agents', 'raw');
+  rows.push([
+    'Stream decode (chunks per CPU-s)',
+    '>= 1.00x',
+    d === undefined ? 'n/a' : `${d.toFixed(2)}x`,
+    verdict(d, (x) => x >= 1),
+  ]);
+  const im = ratio(imports, 'svc-agents', 'undici');
+  rows.push([
+    "Cold import vs bare `import 'undici'`",
+    '<= 1.30x',
+    im === undefined ? 'n/a' : `${im.toFixed(2)}x`,
+    verdict(im, (x) => x <= 1.3),
+  ]);
+  for (const [k, l] of [
+    ['ns-c64', 'non-streamed'],
+    ['s-c64', 'streamed'],
+  ]) {
+    const r = ratio(results[`rss|${k}`], 'svc-agents', 'raw');
+    rows.push([
+      `Peak RSS growth at c=64, ${l}`,
+      '<= 1.20x',
+      r === undefined ? 'n/a' : `${r.toFixed(2)}x`,
+      verdict(r, (x) => x <= 1.2),
+    ]);
+  }
+  out.push(table(['measure', 'target', 'svc-agents', 'verdict'], rows));
+  if (notes.length) out.push('', '## Notes', '', ...notes.map((n) => `- ${n}`));
+  return out.join('\n');
+}

@@ -1,0 +1,107 @@
+// One contestant in its own process (module cache, heap and RSS never mix with another's).
+// Usage: node --expose-gc worker.mjs <contestant>; driven by main.mjs over the IPC channel.
+// Every measured run is checked: the final text must be the scripted answer and the tool must have run
+// once per tool turn, so a contestant cannot win by skipping work.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DECODE_CHUNKS, FINAL_TEXT, TOOL_TURNS } from './workload.mjs';
+
+const name = process.argv[2];
+const contestant = await import(`./contestants/${name}.mjs`);
+let toolCalls = 0;
+let impl;
+
+function collect() {
+  globalThis.gc?.();
+  globalThis.gc?.();
+}
+
+function check(text) {
+  if (text !== FINAL_TEXT) {
+    throw new Error(`${name}: wrong final text (${typeof text}) ${JSON.stringify(text)?.slice(0, 120)}`);
+  }
+}
+
+/** Runs `runs` agent runs, `concurrency` at a time, and returns CPU per run and wall per run. */
+async function batch({ stream, concurrency, runs }) {
+  const before = toolCalls;
+  const walls = [];
+  const one = async () => {
+    const start = performance.now();
+    check(await impl.run(stream));
+    walls.push(performance.now() - start);
+  };
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let done = 0; done < runs; done += concurrency) {
+    await Promise.all(Array.from({ length: Math.min(concurrency, runs - done) }, one));
+  }
+  const cpu = process.cpuUsage(c0);
+  const wallTotal = performance.now() - t0;
+  if (toolCalls - before !== runs * TOOL_TURNS) {
+    throw new Error(
+      `${name}: tool ran ${toolCalls - before} times for ${runs} runs, expected ${runs * TOOL_TURNS}`,
+    );
+  }
+  walls.sort((a, b) => a - b);
+  return {
+    cpuMsPerRun: (cpu.user + cpu.system) / 1000 / runs,
+    wallMsMedian: walls[walls.length >> 1],
+    runsPerSec: (runs * 1000) / wallTotal,
+  };
+}
+
+const handlers = {
+  async setup({ baseURL }) {
+    impl = await contestant.setup({ baseURL, onToolCall: () => toolCalls++ });
+    return { decode: typeof impl.decode === 'function' };
+  },
+  async cpu(msg) {
+    collect();
+    return batch(msg);
+  },
+  async decode({ model }) {
+    collect();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const n = await impl.decode(model);
+    const cpu = process.cpuUsage(c0);
+    const wallMs = performance.now() - t0;
+    if (n !== DECODE_CHUNKS) throw new Error(`${name}: decoded ${n} chunks, expected ${DECODE_CHUNKS}`);
+    return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs };
+  },
+  /** Peak RSS growth over the idle RSS while `runs` runs go `concurrency` at a time (sustained load). */
+  async rss({ stream, concurrency, runs }) {
+    collect();
+    await sleep(20);
+    collect();
+    const rssBefore = process.memoryUsage.rss();
+    const maxBefore = process.resourceUsage().maxRSS * 1024;
+    let sampled = rssBefore;
+    const timer = setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      if (rss > sampled) sampled = rss;
+    }, 2);
+    await batch({ stream, concurrency, runs });
+    clearInterval(timer);
+    const maxAfter = process.resourceUsage().maxRSS * 1024;
+    // maxRSS is the lifetime peak: if it rose, the new peak happened during the batch.
+    const peak = maxAfter > maxBefore ? Math.max(maxAfter, sampled) : sampled;
+    return { growthBytes: peak - rssBefore, rssBefore };
+  },
+  async exit() {
+    await impl?.close?.();
+    setImmediate(() => process.exit(0));
+    return {};
+  },
+};
+
+process.on('message', async (msg) => {
+  try {
+    const result = await handlers[msg.type](msg);
+    process.send({ id: msg.id, ok: true, result });
+  } catch (error) {
+    process.send({ id: msg.id, ok: false, error: String(error?.stack ?? error) });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+process.send({ ready: true });
