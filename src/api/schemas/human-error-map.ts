@@ -50,13 +50,17 @@ export const humanErrorMap: z.core.$ZodErrorMap = (issue) => {
       return issue.inclusive === false ? `must be less than ${max}` : `must be at most ${max}`;
     }
     case 'invalid_value':
-      return `must be ${oneOf(issue.values)}`;
+      return issue.input === undefined
+        ? `required, must be ${oneOf(issue.values)}`
+        : `must be ${oneOf(issue.values)}`;
     case 'invalid_union':
       if (typeof issue.discriminator === 'string' && Array.isArray(issue.options)) {
         // The issue's input is the object carrying the discriminator, not the discriminator itself.
         const input = issue.input as Record<string, unknown> | undefined;
         const values = oneOf(issue.options);
-        return input?.[issue.discriminator] === undefined ? `required, ${values}` : `must be ${values}`;
+        return input?.[issue.discriminator] === undefined
+          ? `required, must be ${values}`
+          : `must be ${values}`;
       }
       return 'has an unsupported shape';
     case 'invalid_format':

@@ -7,6 +7,7 @@ const storeName = /^[A-Za-z0-9_]+$/;
 /** Body of `POST /v1/vector_stores`: name of letters, digits and underscore, not starting with one. */
 export const vectorStoreCreateParamsSchema = z.object({
   name: nonEmptyString().superRefine((name, ctx) => {
+    if (name === '') return; // already reported as empty
     if (name.startsWith('_')) ctx.addIssue({ code: 'custom', message: 'must not start with an underscore' });
     else if (!storeName.test(name)) {
       ctx.addIssue({ code: 'custom', message: 'may contain only English letters, digits and underscore' });

@@ -132,7 +132,7 @@ describe('validateChatCompletionParams', () => {
       );
       expect(lines).toEqual([
         'messages[0].role: must be one of "system", "user", "assistant" or "tool"',
-        'messages[1].role: required, one of "system", "user", "assistant" or "tool"',
+        'messages[1].role: required, must be one of "system", "user", "assistant" or "tool"',
       ]);
     });
 

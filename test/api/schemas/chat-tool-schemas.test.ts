@@ -171,7 +171,7 @@ describe('tool definitions in chat-completion params', () => {
     it('should refuse an unknown tool type', () => {
       expect(linesFor({ type: 'code_interpreter' }, {})).toEqual([
         'tools[0].type: must be one of "function", "web_search" or "retrieval"',
-        'tools[1].type: required, one of "function", "web_search" or "retrieval"',
+        'tools[1].type: required, must be one of "function", "web_search" or "retrieval"',
       ]);
     });
   });
