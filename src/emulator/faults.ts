@@ -1,4 +1,4 @@
-import { invalidParams } from './errors.js';
+import { errorBody, errorTypeForStatus, invalidParams } from './errors.js';
 import type { EmulatorFault } from './types.js';
 
 const compactKeys: Record<string, (fault: EmulatorFault, value: string) => void> = {
@@ -23,19 +23,11 @@ const compactKeys: Record<string, (fault: EmulatorFault, value: string) => void>
   times: (f, v) => {
     f.times = Number(v);
   },
-  message: (f, v) => {
-    f.body = { error: { message: v, type: errorTypeOf(f.body) } };
-  },
 };
-
-function errorTypeOf(body: unknown): string | undefined {
-  const error = (body as { error?: { type?: string } } | undefined)?.error;
-  return error?.type;
-}
 
 /**
  * Parses the `x-emulator-fault` header: JSON (`{"status":503,"headers":{"Retry-After":"1"}}`) or the compact
- * form `status=503;retry-after=1;latency=200;cut=120;malformed;drip=20;times=2;message=Busy`.
+ * form `status=503;retry-after=1;latency=200;cut=120;malformed;drip=20;times=2;message=Busy;type=overloaded`.
  */
 export function parseFaultHeader(value: string): EmulatorFault {
   const text = value.trim();
@@ -48,13 +40,22 @@ export function parseFaultHeader(value: string): EmulatorFault {
     }
   } else {
     fault = {};
+    const error: { message?: string; type?: string } = {};
     for (const part of text.split(/[;,]/)) {
       const [rawKey = '', ...rest] = part.split('=');
       const key = rawKey.trim().toLowerCase();
       if (!key) continue;
+      if (key === 'message' || key === 'type') {
+        error[key] = rest.join('=').trim();
+        continue;
+      }
       const setter = compactKeys[key];
       if (!setter) throw invalidParams(`x-emulator-fault: unknown key '${key}'`);
       setter(fault, rest.length > 0 ? rest.join('=').trim() : 'true');
+    }
+    if (error.message !== undefined || error.type !== undefined) {
+      const status = fault.status ?? 500;
+      fault.body = errorBody(error.message ?? 'Emulated fault', error.type ?? errorTypeForStatus(status));
     }
   }
   checkFault(fault, 'x-emulator-fault');
