@@ -58,23 +58,24 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
 
   #start(input: AgentInput, options: AgentRunOptions<TContext>, buffer: boolean): AgentStream<TOutput> {
     const agent = this.#options;
-    const maxTurns = options.maxTurns ?? agent.maxTurns;
-    checkPositiveInteger('maxTurns', maxTurns);
-    const state = toRunState(input);
     const client = this.#client;
     const create: CreateChatCompletion = (params, requestOptions) =>
       client.chat.completions.create(params, requestOptions);
-    const output = this.#output
-      ? {
-          schema: this.#output as z.ZodType,
-          request: buildOutputRequest(this.#output, agent.model, agent.outputName),
-        }
-      : undefined;
+    const outputSchema = this.#output;
+    // Checked inside the run, so a bad option rejects `result` (and yields `error`) like any failure.
     return new AgentStream<TOutput>(
-      ({ emit, signal }) =>
-        runAgent({
+      ({ emit, signal }) => {
+        const maxTurns = options.maxTurns ?? agent.maxTurns;
+        checkPositiveInteger('maxTurns', maxTurns);
+        const output = outputSchema
+          ? {
+              schema: outputSchema as z.ZodType,
+              request: buildOutputRequest(outputSchema, agent.model, agent.outputName),
+            }
+          : undefined;
+        return runAgent({
           ...agent,
-          state,
+          state: toRunState(input),
           output,
           maxTurns,
           stream: options.stream === true,
@@ -83,7 +84,8 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
           create,
           signal,
           emit,
-        }) as Promise<RunResult<TOutput>>,
+        }) as Promise<RunResult<TOutput>>;
+      },
       { signal: options.signal, buffer },
     );
   }

@@ -1,6 +1,6 @@
 import type { SvcClient } from '../api/svc-client.js';
-import { executeToolCalls } from '../tools/execute-tool-calls.js';
-import type { ToolSet } from '../tools/tool.js';
+import { executeToolCall } from '../tools/execute-tool-call.js';
+import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import { throwIfAborted } from './errors/to-abort-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentEvent } from './events.js';
@@ -33,16 +33,9 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
   const fresh = new Set(
     runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId),
   );
-  const outcomes = await executeToolCalls(runnable.map(toToolCall), {
-    toolSet,
-    context: options.context,
-    client: options.client,
-    signal,
-    concurrency: options.concurrency,
-    ledger: state.ledger,
-  });
-  for (const outcome of outcomes) {
-    if (!fresh.has(outcome.toolCallId)) continue;
+  // Each result is reported as soon as its call ends, not when the whole turn is done.
+  const report = (outcome: ToolCallOutcome): void => {
+    if (!fresh.has(outcome.toolCallId)) return;
     const { toolCallId, toolName, input } = outcome;
     if (outcome.status === 'ok')
       emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });
@@ -54,7 +47,19 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
         input,
         error: outcome.error ?? new Error(outcome.content),
       });
-  }
+  };
+  const outcomes = await runPool(runnable, options.concurrency, async (call) => {
+    const outcome = await executeToolCall({
+      toolSet,
+      call: toToolCall(call),
+      context: options.context,
+      client: options.client,
+      signal,
+      ledger: state.ledger,
+    });
+    report(outcome);
+    return outcome;
+  });
   throwIfAborted(signal);
   if (state.pendingToolCalls.some((call) => call.approval === 'pending')) return 'interrupted';
 
@@ -81,4 +86,18 @@ function toToolCall(call: PendingToolCall) {
     type: 'function' as const,
     function: { name: call.toolName, arguments: call.arguments },
   };
+}
+
+/** Maps `items` with at most `limit` running at once; results keep the order of `items`. */
+async function runPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
