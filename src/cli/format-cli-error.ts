@@ -32,10 +32,12 @@ function oneLine(text: string): string {
 
 function describe(error: ErrorLike, env: NodeJS.ProcessEnv): string {
   const name = typeof error.name === 'string' ? error.name : 'Error';
-  const message = typeof error.message === 'string' && error.message ? error.message : String(error);
+  const rawMessage = typeof error.message === 'string' && error.message ? error.message : String(error);
   const status = typeof error.status === 'number' ? error.status : undefined;
   const type = typeof error.type === 'string' && error.type ? error.type : undefined;
   const code = `${status ?? ''}${status && type ? ' ' : ''}${type ?? ''}`;
+  // API errors already start their message with "<status> <type>: "; it is said once, in brackets, below.
+  const message = code && rawMessage.startsWith(`${code}: `) ? rawMessage.slice(code.length + 2) : rawMessage;
 
   if (name === 'RequestValidationError' && Array.isArray(error.issues) && error.issues.length > 0) {
     const issues = (error.issues as Array<{ path?: unknown; message?: unknown }>).map(

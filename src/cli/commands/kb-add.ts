@@ -1,7 +1,8 @@
-import { basename, extname, resolve } from 'node:path';
+import { basename, extname } from 'node:path';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { createProgressBar } from '../ui/progress-bar.js';
+import { resolveInputFile } from './read-input-file.js';
 import { resolveStore } from './resolve-store.js';
 
 const imageExtensions = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif']);
@@ -22,6 +23,7 @@ export const kbAddCommand: CommandSpec = {
   details: '<store> is the id or the name of the knowledge base.',
   async run(ctx, args) {
     const [storeArg, ...paths] = args.positionals as [string, ...string[]];
+    const files = await Promise.all(paths.map((path) => resolveInputFile(ctx.io.cwd, path)));
     const { client } = await connect(ctx);
     const store = await resolveStore(client, storeArg);
     const imageStore = store.type === 'image';
@@ -29,14 +31,14 @@ export const kbAddCommand: CommandSpec = {
     let done = 0;
 
     const uploaded = [];
-    for (const path of paths) {
+    for (const [i, path] of paths.entries()) {
       const name = basename(path);
       if (imageStore && !imageExtensions.has(extname(path).toLowerCase())) {
         throw new Error(`${name}: an image knowledge base takes png, jpg, webp or gif files`);
       }
       bar.update(done, `uploading ${name}`);
       const file = await client.files.upload({
-        file: resolve(ctx.io.cwd, path),
+        file: files[i] as string,
         purpose: imageStore ? 'retrieval-image' : 'retrieval-text',
       });
       bar.update(++done, `uploaded ${name}`);

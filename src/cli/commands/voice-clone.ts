@@ -4,6 +4,7 @@ import type { VoiceCreateParams, VoiceModel } from '../../api/types/voices.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { defaultVoiceModel } from './defaults.js';
+import { resolveInputFile } from './read-input-file.js';
 
 /** `svc-agents voice clone sample.wav --model svc-tts-mini`. */
 export const voiceCloneCommand: CommandSpec = {
@@ -35,7 +36,7 @@ export const voiceCloneCommand: CommandSpec = {
     },
   },
   async run(ctx, args) {
-    const path = resolve(ctx.io.cwd, args.positionals[0] as string);
+    const path = await resolveInputFile(ctx.io.cwd, args.positionals[0] as string);
     const { client } = await connect(ctx);
     const file = await client.files.upload({ file: path, purpose: 'storage' });
     const params: VoiceCreateParams = {

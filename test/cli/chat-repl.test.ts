@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/types.js';
+import { hasScript, type PtySession, startPtySession } from './support/pty-session.js';
+
+const TIMEOUT = 90_000;
+
+// `script` (util-linux) gives the CLI a real terminal; without it there is no way to drive the REPL.
+describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
+  let emu: Emulator;
+  let env: Record<string, string>;
+  let session: PtySession | undefined;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0 });
+    env = { SVC_BASE_URL: emu.baseURL, SVC_API_KEY: emu.apiKey };
+  });
+  afterAll(async () => {
+    session?.kill();
+    await emu.close();
+  });
+
+  describe('when the user chats, switches model, resets and exits', () => {
+    it(
+      'should stream answers with tool calls and honour /model, /reset and /exit',
+      async () => {
+        const pty = startPtySession(['chat'], env);
+        session = pty;
+        await pty.waitFor(/you › /);
+
+        let mark = pty.output().length;
+        pty.type('What is the weather in Paris?\r');
+        await pty.waitFor(/assistant › .*light rain/, mark);
+        const turn = pty.output().slice(mark);
+        expect(turn).toContain('thinking');
+        expect(turn).toContain('→ get_weather({"city":"Paris"})');
+        expect(turn).toContain('← get_weather:');
+        // The spinner's first frame is drawn while waiting for the first token.
+        expect(turn).toContain('⠋ thinking');
+
+        mark = pty.output().length;
+        pty.type('/model svc-3.7-flash\r');
+        await pty.waitFor(/model set to svc-3\.7-flash/, mark);
+        mark = pty.output().length;
+        pty.type('Calculate 17*23\r');
+        await pty.waitFor(/assistant › .*391/, mark);
+        const lastTwo = emu.requests().slice(-2);
+        expect(lastTwo.map((r) => (r.body as { model: string }).model)).toEqual([
+          'svc-3.7-flash',
+          'svc-3.7-flash',
+        ]);
+
+        mark = pty.output().length;
+        pty.type('/reset\r');
+        await pty.waitFor(/conversation cleared/, mark);
+        mark = pty.output().length;
+        pty.type('What time is it?\r');
+        await pty.waitFor(/assistant › .*get_current_time/, mark);
+        const afterReset = emu.requests().at(-1)?.body as { messages: Array<{ role: string }> };
+        expect(afterReset.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+
+        pty.type('/exit\r');
+        expect(await pty.exited).toBe(0);
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('when a tool needs approval', () => {
+    it(
+      'should ask the user and tell the model when the user declines',
+      async () => {
+        emu.reset();
+        const pty = startPtySession(['chat'], env);
+        session = pty;
+        await pty.waitFor(/you › /);
+        const mark = pty.output().length;
+        pty.type("Please delete 'abc'\r");
+        await pty.waitFor(/allow delete_file\(.*\)\? \[y\/N\]/, mark);
+        pty.type('n\r');
+        await pty.waitFor(/assistant › /, mark);
+        const toolMessages = (
+          emu.requests().at(-1)?.body as { messages: Array<{ role: string; content: string }> }
+        ).messages.filter((m) => m.role === 'tool');
+        expect(toolMessages.some((m) => m.content.includes('declined'))).toBe(true);
+        pty.type('\x04'); // Ctrl-D leaves too
+        expect(await pty.exited).toBe(0);
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('when colours are allowed', () => {
+    it(
+      'should dim the reasoning',
+      async () => {
+        const pty = startPtySession(['chat'], { ...env, NO_COLOR: undefined });
+        session = pty;
+        await pty.waitFor(/you › /);
+        const mark = pty.output().length;
+        pty.type('Hello there\r');
+        await pty.waitFor(/assistant › .*deterministic reply/, mark);
+        expect(pty.output().slice(mark)).toMatch(/\x1b\[2m {2}thinking: \x1b\[22m\x1b\[2mThe user wrote/);
+        pty.type('\x03'); // Ctrl-C at the prompt leaves
+        expect(await pty.exited).toBe(0);
+      },
+      TIMEOUT,
+    );
+  });
+});
