@@ -15,16 +15,8 @@ export class SvcError extends Error {
    * `RateLimitError.isInstance` for that subclass), even from another copy of the package.
    */
   static isInstance<T extends SvcError>(this: { prototype: T; name: string }, error: unknown): error is T {
-    if (typeof error !== 'object' || error === null || !(marker in error)) return false;
-    // Another copy of the package has other class objects: compare the class names along the chain.
-    for (let proto: unknown = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
-      if (
-        proto === this.prototype ||
-        (proto as { constructor?: { name?: string } }).constructor?.name === this.name
-      )
-        return true;
-    }
-    return false;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class the check was called on
+    return isInstanceOfClass(error, this);
   }
 
   /** Plain, key-free JSON so errors log cleanly with `JSON.stringify`. */
@@ -35,4 +27,18 @@ export class SvcError extends Error {
     }
     return json;
   }
+}
+
+/** Marked svc-agents error whose prototype chain holds `cls`, by identity or, across copies, by class name. */
+function isInstanceOfClass(error: unknown, cls: { prototype: unknown; name: string }): boolean {
+  if (typeof error !== 'object' || error === null || !(marker in error)) return false;
+  for (let proto: unknown = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
+    if (
+      proto === cls.prototype ||
+      (proto as { constructor?: { name?: string } }).constructor?.name === cls.name
+    ) {
+      return true;
+    }
+  }
+  return false;
 }
