@@ -4,6 +4,13 @@ import { SvcError } from '../../transport/errors/svc-error.js';
 import type { SseResponse } from '../../transport/http-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
 import { ChatCompletionAccumulator } from './chat-completion-accumulator.js';
+import type { ChunkUpdate } from './chunk-update.js';
+
+/** A chunk and what it changed in the accumulated completion (see `ChatCompletionAccumulator.addWithUpdates`). */
+export interface ChunkWithUpdates {
+  chunk: ChatCompletionChunk;
+  updates: ChunkUpdate[];
+}
 
 /**
  * A streamed chat completion: iterate it once for the chunks, and/or await `finalCompletion()` for the
@@ -38,6 +45,22 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
 
   /** Iterates the chunks as they arrive; a stream can be iterated only once. */
   [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    return this.#iterate((chunk) => {
+      this.accumulator.add(chunk);
+      return chunk;
+    });
+  }
+
+  /**
+   * Iterates the chunks with what each changed (text, reasoning, audio, and for tool-call deltas the position
+   * of the accumulated call). Counts as the one iteration of this stream.
+   */
+  withUpdates(): AsyncIterable<ChunkWithUpdates> {
+    const iterator = this.#iterate((chunk) => ({ chunk, updates: this.accumulator.addWithUpdates(chunk) }));
+    return { [Symbol.asyncIterator]: () => iterator };
+  }
+
+  #iterate<T>(fold: (chunk: ChatCompletionChunk) => T): AsyncIterator<T> {
     if (this.#started) {
       throw new SvcError(
         'ChatCompletionStream can be iterated only once; use finalCompletion() or accumulator.snapshot() for the result.',
@@ -49,28 +72,26 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     let finished = false;
     // A hand-written iterator instead of an async generator: one promise per chunk on the hot path.
     return {
-      next: async (): Promise<IteratorResult<ChatCompletionChunk>> => {
+      next: async (): Promise<IteratorResult<T>> => {
         if (finished) return { done: true, value: undefined };
-        let result: IteratorResult<string>;
-        let chunk: ChatCompletionChunk;
+        let value: T;
         try {
-          result = await events.next();
+          const result = await events.next();
           if (result.done) {
             finished = true;
             this.#resolve(accumulator.snapshot());
             return { done: true, value: undefined };
           }
-          chunk = this.#parse(result.value);
-          accumulator.add(chunk);
+          value = fold(this.#parse(result.value));
         } catch (error) {
           finished = true;
           this.#sse.abort(error);
           this.#reject(error);
           throw error;
         }
-        return { done: false, value: chunk };
+        return { done: false, value };
       },
-      return: async (): Promise<IteratorResult<ChatCompletionChunk>> => {
+      return: async (): Promise<IteratorResult<T>> => {
         if (!finished) {
           finished = true;
           // The caller stopped early (break): close the connection, the completion will never be whole.

@@ -1,5 +1,7 @@
 import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { Uploadable } from '../types/files.js';
 
 /** The content and name of a file to upload. */
@@ -13,7 +15,7 @@ export interface UploadBlob {
  * (`fs.openAsBlob`, not read into memory), bytes are wrapped, a stream is read to its end.
  */
 export async function toUploadBlob(file: Uploadable): Promise<UploadBlob> {
-  if (typeof file === 'string') return { blob: await openAsBlob(file), filename: basename(file) };
+  if (typeof file === 'string') return { blob: await openPath(file), filename: basename(file) };
   if (file instanceof Uint8Array) return { blob: new Blob([file]), filename: undefined };
   if (file instanceof Blob) {
     const name = (file as { name?: unknown }).name;
@@ -29,8 +31,24 @@ export async function toUploadBlob(file: Uploadable): Promise<UploadBlob> {
   return { blob: new Blob(parts), filename };
 }
 
-/** True when `value` is something `toUploadBlob` can read. */
-export function isUploadable(value: unknown): value is Uploadable {
-  if (typeof value === 'string' || value instanceof Uint8Array || value instanceof Blob) return true;
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+async function openPath(path: string): Promise<Blob> {
+  try {
+    // stat first: openAsBlob reports a missing file as an invalid argument, not as ENOENT.
+    if (!(await stat(path)).isFile())
+      throw Object.assign(new Error('not a file'), { code: 'not a regular file' });
+    return await openAsBlob(path);
+  } catch (cause) {
+    const code = (cause as { code?: string }).code;
+    throw new RequestValidationError({
+      operation: 'files.upload',
+      issues: [
+        {
+          path: 'file',
+          message: `cannot open "${path}"${code ? ` (${code})` : ''}`,
+          code: 'request_params_invalid',
+        },
+      ],
+      cause,
+    });
+  }
 }

@@ -123,6 +123,50 @@ describe('ChatCompletionStream', () => {
     });
   });
 
+  describe('when iterated with updates', () => {
+    it('should pair each chunk with the call position its tool-call delta went to', async () => {
+      const stream = await streamOf([
+        createChunk([
+          {
+            delta: {
+              tool_calls: [
+                { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } },
+              ],
+            },
+          },
+        ]),
+        createChunk([
+          {
+            delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] },
+            finish_reason: 'tool_calls',
+          },
+        ]),
+      ]);
+      const seen = [];
+      for await (const { chunk, updates } of stream.withUpdates())
+        seen.push([chunk.choices[0]?.finish_reason, updates]);
+      expect(seen).toEqual([
+        [undefined, [{ kind: 'tool-call-start', choice: 0, callPosition: 0, id: 'call_1', name: 'f' }]],
+        [
+          'tool_calls',
+          [
+            {
+              kind: 'tool-call-delta',
+              choice: 0,
+              callPosition: 0,
+              id: 'call_1',
+              name: 'f',
+              argumentsDelta: '{}',
+            },
+            { kind: 'finish', choice: 0, finishReason: 'tool_calls' },
+          ],
+        ],
+      ]);
+      expect((await stream.finalCompletion()).choices[0]?.message.tool_calls).toHaveLength(1);
+      expect(() => stream[Symbol.asyncIterator]()).toThrow(/only once/);
+    });
+  });
+
   describe('when the SSE bytes arrive split at random points', () => {
     it('should give the same completion for every split', async () => {
       const text = officialExampleStream()

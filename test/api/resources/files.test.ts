@@ -86,6 +86,15 @@ describe('Files', () => {
       });
     }
 
+    it('should name a path it cannot open before any request', async () => {
+      const error = await setup.client.files
+        .upload({ file: join(dir, 'missing.pdf'), purpose: 'file-extract' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as Error).message).toMatch(/^file: cannot open ".*missing\.pdf" \(ENOENT\)$/);
+      expect(setup.server.requests).toHaveLength(0);
+    });
+
     it('should send a remote url instead of a file', async () => {
       setup.replyJson(createFile());
       await setup.client.files.upload({ url: 'https://example.com/a.pdf', purpose: 'file-extract' });
