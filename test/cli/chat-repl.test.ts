@@ -79,9 +79,8 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         await pty.waitFor(/allow delete_file\(.*\)\? \[y\/N\]/, mark);
         pty.type('n\r');
         await pty.waitFor(/assistant › /, mark);
-        const toolMessages = (
-          emu.requests().at(-1)?.body as { messages: Array<{ role: string; content: string }> }
-        ).messages.filter((m) => m.role === 'tool');
+        const last = emu.requests().at(-1)?.body as { messages: Array<{ role: string; content: string }> };
+        const toolMessages = last.messages.filter((m) => m.role === 'tool');
         expect(toolMessages.some((m) => m.content.includes('declined'))).toBe(true);
         pty.type('\x04'); // Ctrl-D leaves too
         expect(await pty.exited).toBe(0);
