@@ -20,10 +20,10 @@ export interface Zod3Issue {
 
 /** A plain JSON Schema for a tool's parameters; the root must be `type: "object"`. */
 export interface JsonSchemaParameters {
-  type: 'object';
-  properties?: Record<string, Record<string, unknown>>;
-  required?: string[];
-  [key: string]: unknown;
+  readonly type: 'object';
+  readonly properties?: Readonly<Record<string, object>>;
+  readonly required?: readonly string[];
+  readonly [key: string]: unknown;
 }
 
 /** What `defineTool` accepts as `parameters`: a zod 4 schema, a zod 3 schema, or a plain JSON Schema. */

@@ -1,7 +1,10 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
+import type { ToolDefinition } from '../../src/api/types/chat.js';
+import { createToolSet } from '../../src/tools/create-tool-set.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { hostedTools } from '../../src/tools/hosted-tools.js';
 import type { Tool, ToolContext } from '../../src/tools/tool.js';
 
 describe('defineTool', () => {
@@ -92,5 +95,42 @@ describe('defineTool', () => {
         },
       });
     });
+  });
+});
+
+describe('JSON Schema parameters declared as const', () => {
+  it('should be accepted', () => {
+    const parameters = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'City' } },
+      required: ['city'],
+    } as const;
+    const tool = defineTool({
+      name: 'get_weather',
+      description: 'Weather.',
+      parameters,
+      execute: () => 'ok',
+    });
+    expectTypeOf(tool.parseArguments).returns.toExtend<{ ok: boolean }>();
+  });
+});
+
+describe('tools of different argument types', () => {
+  it('should share one tool set', () => {
+    const a = defineTool({
+      name: 'a',
+      description: 'A.',
+      parameters: z.object({ x: z.string() }),
+      execute: ({ x }) => x,
+    });
+    const b = defineTool({
+      name: 'b',
+      description: 'B.',
+      parameters: z3.object({ n: z3.number() }),
+      needsApproval: ({ n }) => n > 1,
+      execute: ({ n }) => n,
+    });
+    const set = createToolSet([a, b, hostedTools.webSearch()]);
+    expectTypeOf(set.definitions).toEqualTypeOf<ToolDefinition[]>();
   });
 });

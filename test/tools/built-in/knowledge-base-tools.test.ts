@@ -1,6 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeBaseTools } from '../../../src/tools/built-in/knowledge-base-tools.js';
+import { createToolSet } from '../../../src/tools/create-tool-set.js';
 import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
+import { executeToolCall } from '../../../src/tools/execute-tool-call.js';
+import { createToolCall } from '../helpers/create-tool-call.js';
 import { callTool, jsonOf, startToolService, type ToolService } from '../helpers/start-tool-service.js';
 
 let service: ToolService;
@@ -181,6 +186,47 @@ describe('knowledgeBaseTools', () => {
       expect(outcome.status).toBe('error');
       expect(outcome.content).toMatch(/^Error in get_knowledge_base: /);
       expect(outcome.content).not.toContain(service.emulator.apiKey);
+      expect(JSON.stringify(outcome)).not.toContain(service.emulator.apiKey);
+      expect(inspect(outcome, { depth: 10 })).not.toContain(service.emulator.apiKey);
+    });
+  });
+
+  describe('when the run is aborted while a file is still being parsed', () => {
+    it('should stop waiting and never add the file', async () => {
+      const slow = await startToolService(60_000);
+      try {
+        const all = knowledgeBaseTools(slow.client);
+        const store = await slow.client.vectorStores.create({ name: 'slow_base' });
+        const file = await slow.client.files.upload({
+          file: Buffer.from('text'),
+          filename: 'a.txt',
+          purpose: 'retrieval-text',
+        });
+        const controller = new AbortController();
+        const call = createToolCall('add_files_to_knowledge_base', {
+          knowledge_base_id: store.id,
+          files: [{ file_id: file.id }],
+        });
+        const pending = executeToolCall({
+          toolSet: createToolSet(all),
+          call,
+          client: slow.client,
+          signal: controller.signal,
+        });
+        // Abort once the tool has polled the file at least once.
+        while (!slow.emulator.requests().some((request) => request.path === `/v1/files/${file.id}`)) {
+          await sleep(10);
+        }
+        controller.abort(new Error('user stopped'));
+        const outcome = await pending;
+        expect(outcome).toMatchObject({ status: 'aborted', executed: true });
+        await sleep(50);
+        expect(slow.emulator.requests().map((request) => request.method + ' ' + request.path)).not.toContain(
+          `POST /v1/vector_stores/${store.id}/files`,
+        );
+      } finally {
+        await slow.close();
+      }
     });
   });
 });
