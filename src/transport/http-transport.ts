@@ -12,6 +12,8 @@ import { redactSecret } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
 import { toUndiciFormData } from './to-undici-form-data.js';
 
+const maxTimerDelay = 2_147_483_647;
+
 /** A response whose status is 2xx, body not yet read, and the controls of the attempt that got it. */
 interface OpenedResponse {
   response: Dispatcher.ResponseData;
@@ -117,10 +119,14 @@ export class HttpTransport {
       controller.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
     };
     signal?.addEventListener('abort', onUserAbort, { once: true });
-    const timer = setTimeout(() => {
-      state.timedOut = true;
-      controller.abort(new Error(`attempt timed out after ${timeout} ms`));
-    }, timeout);
+    // setTimeout fires at once beyond 2^31-1 ms: treat such limits as "no limit".
+    const timer =
+      timeout <= maxTimerDelay
+        ? setTimeout(() => {
+            state.timedOut = true;
+            controller.abort(new Error(`attempt timed out after ${timeout} ms`));
+          }, timeout)
+        : undefined;
     const stopTimer = () => clearTimeout(timer);
     const release = () => {
       clearTimeout(timer);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APIConnectionError } from '../../src/transport/errors/api-connection-error.js';
 import { APITimeoutError } from '../../src/transport/errors/api-timeout-error.js';
@@ -114,7 +115,8 @@ describe('HttpTransport.stream', () => {
       expect(seen).toEqual(['{"n":1}']);
       expect(error).toBeInstanceOf(APIConnectionError);
       expect((error as Error).message).toMatch(/^Stream interrupted: /);
-      expect((error as Error).message).not.toContain(apiKey);
+      expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(apiKey);
+      expect(JSON.stringify(error)).not.toContain(apiKey);
       await sleep(100);
       expect(server.requests).toHaveLength(1);
     });

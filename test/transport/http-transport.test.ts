@@ -13,6 +13,7 @@ import { PaymentRequiredError } from '../../src/transport/errors/payment-require
 import { RateLimitError } from '../../src/transport/errors/rate-limit-error.js';
 import { SvcError } from '../../src/transport/errors/svc-error.js';
 import { HttpTransport } from '../../src/transport/http-transport.js';
+import { normalizeClientOptions } from '../../src/transport/normalize-client-options.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';
 
 const apiKey = 'sk-test-secret-0123456789';
@@ -85,6 +86,15 @@ describe('HttpTransport', () => {
       const [received] = server.requests;
       expect(received?.headers['content-type']).toBeUndefined();
       expect(received?.body.length).toBe(0);
+    });
+
+    it('should never double /v1 when the user pasted it into baseURL', async () => {
+      server.setHandler(json(200, {}));
+      const options = normalizeClientOptions({ apiKey, baseURL: `${server.url}/v1/` }, {});
+      const pasted = new HttpTransport(options);
+      await pasted.request({ method: 'GET', path: '/v1/models' });
+      await pasted.close();
+      expect(server.requests[0]?.url).toBe('/v1/models');
     });
 
     it('should keep a path prefix of the base URL', async () => {
