@@ -41,6 +41,11 @@ export class PagePromise<T> implements PromiseLike<CursorPage<T>>, AsyncIterable
     return this.#page().catch(onrejected);
   }
 
+  /** Runs `onfinally` once the first page settles. */
+  finally(onfinally?: (() => void) | null): Promise<CursorPage<T>> {
+    return this.#page().finally(onfinally);
+  }
+
   /** Iterates every item of every page, fetching the next page while `has_more`. */
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     yield* await this.#page();
