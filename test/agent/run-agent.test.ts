@@ -454,6 +454,80 @@ describe('runAgent', () => {
     });
   });
 
+  describe('when a tool times out', () => {
+    it('should answer the call with a timed-out tool message and go on', async () => {
+      const stuck = createRecordingTool('stuck', { timeoutMs: 50, execute: () => new Promise(() => {}) });
+      env.emu.script([
+        {
+          message: { content: '', tool_calls: [{ id: 't1', function: { name: 'stuck', arguments: '{}' } }] },
+        },
+        { message: { content: 'It hung.' } },
+      ]);
+      const result = await createAgent({ tools: [stuck.tool] }).run('x');
+      expect(result.steps[0]?.toolResults[0]?.status).toBe('timeout');
+      expect(result.messages[2]).toEqual({
+        role: 'tool',
+        tool_call_id: 't1',
+        content: expect.stringMatching(/timed out/i),
+      });
+      expect(result.text).toBe('It hung.');
+    });
+  });
+
+  describe('when an audio model streams audio', () => {
+    it('should emit audio-delta events and send the transcript back as content', async () => {
+      env.emu.script([
+        {
+          chunks: [
+            chunk({ role: 'assistant', content: '' }),
+            chunk({ role: '', audio: { data: 'AAAA', transcript: 'Hel' } }),
+            chunk(
+              { role: '', audio: { data: 'BBBB', transcript: 'lo' } },
+              { finish_reason: null, omitFinishReason: true },
+            ),
+          ],
+        },
+      ]);
+      const stream = createAgent({ model: 'svc-audio-2' }).stream('Say hello');
+      const events = await collect(stream);
+      const result = await stream.result;
+      expect(events.filter((event) => event.type === 'audio-delta')).toEqual([
+        { type: 'audio-delta', data: 'AAAA', transcript: 'Hel' },
+        { type: 'audio-delta', data: 'BBBB', transcript: 'lo' },
+      ]);
+      expect(result.text).toBe('Hello');
+      expect(result.messages[1]).toEqual({ role: 'assistant', content: 'Hello' });
+    });
+  });
+
+  describe('when hooks are given', () => {
+    it('should call onStepStart before each request and onStepFinish after each step', async () => {
+      const seen: string[] = [];
+      const weather = createRecordingTool('get_weather');
+      env.emu.script([
+        {
+          message: {
+            content: '',
+            tool_calls: [{ id: 'h1', function: { name: 'get_weather', arguments: '{}' } }],
+          },
+        },
+        { message: { content: 'ok' } },
+      ]);
+      await createAgent({
+        tools: [weather.tool],
+        hooks: {
+          onStepStart: ({ step, messages }) => {
+            seen.push(`start ${step} ${messages.length}`);
+          },
+          onStepFinish: ({ step }) => {
+            seen.push(`finish ${step.index} ${step.toolResults.length}`);
+          },
+        },
+      }).run('x');
+      expect(seen).toEqual(['start 0 1', 'finish 0 1', 'start 1 3', 'finish 1 0']);
+    });
+  });
+
   describe('when the run reaches maxTurns while the model still asks for tools', () => {
     it('should throw MaxTurnsExceededError with the partial result, the last calls answered but not run', async () => {
       const weather = createRecordingTool('get_weather');
