@@ -37,6 +37,15 @@ describe('fileTools', () => {
       expect(() => fileTools(service.client, { only: ['upload_file'] })).toThrow(ToolDefinitionError);
     });
 
+    it('should describe every tool and every parameter for the model', () => {
+      for (const tool of fileTools(service.client, { root })) {
+        expect(tool.description.length, tool.name).toBeGreaterThan(40);
+        for (const [key, schema] of Object.entries(tool.definition.function.parameters?.properties ?? {})) {
+          expect(schema.description, `${tool.name}.${key}`).toEqual(expect.any(String));
+        }
+      }
+    });
+
     it('should need approval for delete_file only', () => {
       const all = fileTools(service.client, { root });
       expect(all.filter((tool) => tool.needsApproval === true).map((tool) => tool.name)).toEqual([

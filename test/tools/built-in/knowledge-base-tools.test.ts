@@ -58,6 +58,17 @@ describe('knowledgeBaseTools', () => {
     });
   });
 
+  describe('when a model reads the definitions', () => {
+    it('should find a description on every tool and every parameter', () => {
+      for (const tool of tools()) {
+        expect(tool.description.length, tool.name).toBeGreaterThan(40);
+        for (const [key, schema] of Object.entries(tool.definition.function.parameters?.properties ?? {})) {
+          expect(schema.description, `${tool.name}.${key}`).toEqual(expect.any(String));
+        }
+      }
+    });
+  });
+
   describe('when only or exclude pick a subset', () => {
     it('should keep the picked tools', () => {
       expect(
