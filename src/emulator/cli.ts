@@ -47,5 +47,13 @@ export async function runEmulatorCli(
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return emulator;
+  // Closing by hand also drops the signal handlers, so embedding the CLI leaks nothing.
+  return {
+    ...emulator,
+    close: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      return emulator.close();
+    },
+  };
 }

@@ -51,7 +51,6 @@ export async function startEmulator({
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
-    res.setHeader('X-Trace-Id', `trace-${tracePrefix}-${(++traceCounter).toString(16)}`);
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -71,7 +70,8 @@ export async function startEmulator({
         state,
         script,
         images,
-        baseURL,
+        // Links (image urls) use the address the caller reached us on, which works through port mappings.
+        baseURL: req.headers.host ? `http://${req.headers.host}` : baseURL,
         model,
         parseDelayMs,
       };
@@ -97,6 +97,7 @@ export async function startEmulator({
   }
 
   const server = createServer((req, res) => {
+    res.setHeader('X-Trace-Id', `trace-${tracePrefix}-${(++traceCounter).toString(16)}`);
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;

@@ -1,0 +1,109 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { call, upload, wavOfSeconds } from './emulator-test-helpers.js';
+
+describe('emulator persistence', () => {
+  let dataDir: string;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'svc-emulator-'));
+  });
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  describe('when restarted with the same data directory', () => {
+    it('should keep files, stores with their files, and voices', async () => {
+      const first = await startEmulator({ dataDir, parseDelayMs: 0 });
+      const text = (
+        await upload(
+          first.baseURL,
+          first.apiKey,
+          'Persisted facts about otters.',
+          'retrieval-text',
+          'otters.txt',
+        )
+      ).json<{
+        id: string;
+      }>();
+      const audio = (await upload(first.baseURL, first.apiKey, wavOfSeconds(6), 'storage', 'v.wav')).json<{
+        id: string;
+      }>();
+      const store = (
+        await call(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'otters' })
+      ).json<{ id: string }>();
+      await call(first.baseURL, first.apiKey, 'POST', `/v1/vector_stores/${store.id}/files`, {
+        files: [{ file_id: text.id }],
+      });
+      const voice = (
+        await call(first.baseURL, first.apiKey, 'POST', '/v1/audio/voices', {
+          model: 'svc-tts-2',
+          file_id: audio.id,
+        })
+      ).json<{
+        id: string;
+      }>();
+      const doomed = (await upload(first.baseURL, first.apiKey, 'bye', 'file-extract', 'bye.txt')).json<{
+        id: string;
+      }>();
+      await call(first.baseURL, first.apiKey, 'DELETE', `/v1/files/${doomed.id}`);
+      await first.close();
+      expect((await readdir(dataDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+
+      const second = await startEmulator({ dataDir, parseDelayMs: 0 });
+      try {
+        const get = (path: string) => call(second.baseURL, second.apiKey, 'GET', path);
+        expect((await get(`/v1/files/${text.id}`)).json()).toMatchObject({
+          filename: 'otters.txt',
+          status: 'success',
+        });
+        expect((await get(`/v1/files/${doomed.id}`)).status).toBe(404);
+        expect((await get(`/v1/vector_stores/${store.id}`)).json()).toMatchObject({
+          name: 'otters',
+          file_counts: { total: 1 },
+        });
+        expect(
+          (await get('/v1/audio/voices')).json<{ data: Array<{ id: string }> }>().data.map((v) => v.id),
+        ).toEqual([voice.id]);
+        const again = await call(second.baseURL, second.apiKey, 'POST', '/v1/audio/voices', {
+          model: 'svc-tts-2',
+          file_id: audio.id,
+        });
+        expect(again.json()).toMatchObject({ id: voice.id, duplicated: true });
+        const answer = await call(second.baseURL, second.apiKey, 'POST', '/v1/chat/completions', {
+          model: 'svc-3.5-flash',
+          messages: [{ role: 'user', content: 'Tell me about otters' }],
+          tools: [{ type: 'retrieval', function: { name: 'kb', options: { vector_store_id: store.id } } }],
+        });
+        expect(answer.text).toContain('otters.txt');
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('should write the metadata as one valid JSON document', async () => {
+      const emu = await startEmulator({ dataDir });
+      await call(emu.baseURL, emu.apiKey, 'POST', '/v1/vector_stores', { name: 'a' });
+      await emu.close();
+      const snapshot = JSON.parse(await readFile(join(dataDir, 'state.json'), 'utf8'));
+      expect(snapshot).toMatchObject({ version: 1, stores: [expect.objectContaining({ name: 'a' })] });
+    });
+  });
+
+  describe('when started without a data directory', () => {
+    it('should keep nothing across restarts', async () => {
+      const first = await startEmulator();
+      await call(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'gone' });
+      await first.close();
+      const second = await startEmulator();
+      try {
+        expect((await call(second.baseURL, second.apiKey, 'GET', '/v1/vector_stores')).json()).toMatchObject({
+          data: [],
+        });
+      } finally {
+        await second.close();
+      }
+    });
+  });
+});
