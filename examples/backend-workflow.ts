@@ -10,8 +10,12 @@ import type { RunState } from '../src/agent/run-state.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { connect } from './support/connect.js';
 
-// Against the emulator, the first model requests fail with 503 to show the retries at work.
-const { client, close } = await connect({ faults: [{ status: 503, path: '/chat/completions', times: 3 }] });
+// The client retries each failed HTTP request once; against the emulator the first four model requests
+// fail with 503, so two tickets also need the job-level retry below.
+const { client, close } = await connect({
+  client: { maxRetries: 1 },
+  emulator: { faults: [{ status: 503, path: '/chat/completions', times: 4 }] },
+});
 
 const Triage = z.object({
   category: z.enum(['billing', 'bug', 'account', 'feature_request']),
@@ -26,12 +30,16 @@ const customers: Record<number, { name: string; plan: 'free' | 'pro' | 'enterpri
   1003: { name: 'Grace', plan: 'pro' },
 };
 
+let lookups = 0;
 const lookupCustomer = defineTool({
   name: 'lookup_customer',
   description:
     'Look up a customer by id: name and plan (free, pro or enterprise). Enterprise issues are urgent.',
   parameters: z.object({ customerId: z.number().int().describe('The customer id, e.g. 1001') }),
-  execute: async ({ customerId }) => customers[customerId] ?? { error: `no customer ${customerId}` },
+  execute: async ({ customerId }) => {
+    lookups++;
+    return customers[customerId] ?? { error: `no customer ${customerId}` };
+  },
 });
 
 const agent = new Agent({
@@ -90,4 +98,5 @@ async function mapConcurrent<T, R>(items: T[], limit: number, fn: (item: T) => P
 
 const triaged = await mapConcurrent(tickets, 2, triage);
 console.table(tickets.map((ticket, i) => ({ ticket: ticket.id, ...triaged[i] })));
+console.log(`${tickets.length} tickets triaged; lookup_customer ran ${lookups} times`);
 await close();

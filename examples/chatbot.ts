@@ -26,7 +26,7 @@ const agent = new Agent({
 
 // The conversation so far; each run returns it with the new turns appended.
 let messages: ChatMessage[] = [];
-for (const question of ['What is the weather in Paris?', 'Thanks! Which city did I ask about?']) {
+for (const question of ['What is the weather in Paris?', 'Thanks! Should I take an umbrella?']) {
   const result = await agent.run([...messages, { role: 'user', content: question }]);
   messages = result.messages;
   console.log(`you: ${question}`);

@@ -43,7 +43,7 @@ for (const request of [
         state.approve(call.toolCallId);
       } else {
         console.log(`  reviewer rejects ${call.toolName} ${JSON.stringify(input)}`);
-        state.reject(call.toolCallId, 'Refunds over 100 euros need a manager.');
+        state.reject(call.toolCallId, 'refunds over 100 euros need a manager');
       }
     }
     result = await agent.run(state);

@@ -20,28 +20,40 @@ const getWeather = defineTool({
 const agent = new Agent({ client, model: 'svc-3.5-flash-2603', tools: [getWeather] });
 const stream = agent.stream('What is the weather in Paris?');
 
+let writing: 'reasoning' | 'text' | undefined; // what the current line holds
+const write = (kind: 'reasoning' | 'text', text: string) => {
+  if (writing && writing !== kind) process.stdout.write('\n');
+  writing = kind;
+  process.stdout.write(kind === 'reasoning' ? dim(text) : text);
+};
+const line = (text: string) => {
+  if (writing) process.stdout.write('\n');
+  writing = undefined;
+  console.log(text);
+};
+
 for await (const event of stream) {
   switch (event.type) {
     case 'start-step':
-      console.log(dim(`— step ${event.step + 1} —`));
+      line(dim(`— step ${event.step + 1} —`));
       break;
     case 'reasoning-delta':
-      process.stdout.write(dim(event.text));
+      write('reasoning', event.text);
       break;
     case 'text-delta':
-      process.stdout.write(event.text);
+      write('text', event.text);
       break;
     case 'tool-call':
-      console.log(`\n→ ${event.toolName}(${JSON.stringify(event.input)})`);
+      line(`→ ${event.toolName}(${JSON.stringify(event.input)})`);
       break;
     case 'tool-result':
-      console.log(`← ${JSON.stringify(event.output)}`);
+      line(`← ${JSON.stringify(event.output)}`);
       break;
     case 'tool-error':
-      console.log(`✗ ${event.toolName}: ${event.error.message}`);
+      line(`✗ ${event.toolName}: ${event.error.message}`);
       break;
     case 'finish':
-      console.log(`\n${dim(`[${event.finishReason}, ${event.usage.totalTokens} tokens]`)}`);
+      line(dim(`[${event.finishReason}, ${event.usage.totalTokens} tokens]`));
       break;
   }
 }

@@ -1,0 +1,110 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { type ProcessResult, runNodeScript } from '../cli/support/run-cli-process.js';
+
+const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
+const TIMEOUT = 90_000;
+
+/** What each example must print (stdout) and the files it must leave in its working directory. */
+const expectations: Record<string, { stdout: RegExp[]; files?: Record<string, string> }> = {
+  'chatbot.ts': {
+    stdout: [
+      /you: What is the weather in Paris\?\nbot: .*Paris.*14/,
+      /you: Thanks!.*\nbot: .+/,
+      /\(6 messages in the conversation\)/,
+    ],
+  },
+  'streaming-ui.ts': {
+    stdout: [
+      /— step 1 —/,
+      /→ get_weather\(\{"city":"Paris"\}\)/,
+      /← \{"city":"Paris"/,
+      /— step 2 —/,
+      /\[stop, \d+ tokens\]/,
+      /final answer: .*light rain/,
+    ],
+  },
+  'backend-workflow.ts': {
+    stdout: [/T-1.*'billing'/, /T-4/, /4 tickets triaged; lookup_customer ran 4 times/],
+  },
+  'rag.ts': {
+    stdout: [/holds returns-policy\.md, shipping\.md/, /A: According to returns-policy\.md: .*30 days/],
+  },
+  'human-approval.ts': {
+    stdout: [
+      /reviewer approves refund_order \{"orderId":1001,"amount":49\.9\}\nagent: .*refunded 49\.9/,
+      /reviewer rejects refund_order \{"orderId":1002,"amount":900\}\nagent: .*rejected.*manager/,
+    ],
+  },
+  'audio-chat.ts': {
+    stdout: [/transcript: .+/, /wrote answer\.wav \(\d+ bytes\)/],
+    files: { 'answer.wav': 'RIFF' },
+  },
+  'image.ts': { stdout: [/wrote lighthouse\.png \(seed 42\)/], files: { 'lighthouse.png': '\x89PNG' } },
+  'voice-clone.ts': {
+    stdout: [/cloned voice (voice-\S+)/, /wrote voice-preview\.wav/, /voice voice-\S+ from file file-\S+/],
+    files: { 'voice-preview.wav': 'RIFF', 'sample.wav': 'RIFF' },
+  },
+};
+
+describe('examples', () => {
+  let cwd: string;
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'svc-examples-'));
+  });
+  afterAll(() => rm(cwd, { recursive: true, force: true }));
+
+  it('should have an expectation for every example file', async () => {
+    const files = (await readdir(examplesDir)).filter((name) => name.endsWith('.ts'));
+    expect(files.sort()).toEqual(Object.keys(expectations).sort());
+  });
+
+  describe.each(Object.entries(expectations))('%s', (name, expected) => {
+    it(
+      'should run against the in-process emulator, print what it promises and exit 0',
+      async () => {
+        const result: ProcessResult = await runNodeScript(join(examplesDir, name), [], {
+          cwd,
+          timeoutMs: TIMEOUT,
+        });
+        expect(result.stderr).toMatch(/using the local emulator at http:\/\/127\.0\.0\.1:\d+/);
+        expect(result.code, result.stderr).toBe(0);
+        for (const pattern of expected.stdout) expect(result.stdout).toMatch(pattern);
+        for (const [file, magic] of Object.entries(expected.files ?? {})) {
+          const bytes = await readFile(join(cwd, file));
+          expect(bytes.subarray(0, magic.length).toString('latin1')).toBe(magic);
+        }
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('when SVC_BASE_URL and SVC_API_KEY are set', () => {
+    it(
+      'should talk to that service instead of starting an emulator',
+      async () => {
+        const service = await startEmulator({ port: 0 });
+        try {
+          const env = { SVC_BASE_URL: service.baseURL, SVC_API_KEY: service.apiKey };
+          const result = await runNodeScript(join(examplesDir, 'chatbot.ts'), [], {
+            cwd,
+            env,
+            timeoutMs: TIMEOUT,
+          });
+          expect(result.code, result.stderr).toBe(0);
+          expect(result.stderr).not.toContain('local emulator');
+          expect(
+            service.requests().filter((r) => r.path === '/v1/chat/completions').length,
+          ).toBeGreaterThanOrEqual(3);
+        } finally {
+          await service.close();
+        }
+      },
+      TIMEOUT,
+    );
+  });
+});
