@@ -54,9 +54,9 @@ export interface FileUploadParams {
 /** Options of `files.waitUntilReady`. */
 export interface WaitUntilReadyOptions {
   /** Give up after this many milliseconds. @default 120_000 */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Milliseconds between polls. @default 500 */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
   /** Cancels the wait. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }

@@ -1,11 +1,11 @@
 /** Per-call options accepted by every resource method, as the second argument. */
 export interface RequestOptions {
   /** Cancels the request, its retry waits and, for streams, the stream itself. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds per attempt; overrides the client's `timeout`. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries for this call; overrides the client's `maxRetries`. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Extra headers for this call only. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
