@@ -28,9 +28,9 @@ const toolCallStatusSchema = z.enum([
 const stepToolResultSchema = z.object({
   toolCallId: z.string(),
   toolName: z.string(),
-  input: z.unknown(),
+  input: z.unknown().optional(),
   status: toolCallStatusSchema,
-  output: z.unknown(),
+  output: z.unknown().optional(),
   content: z.string(),
 });
 
@@ -40,7 +40,12 @@ const stepSchema = z.object({
   text: z.string(),
   reasoning: z.string().optional(),
   toolCalls: z.array(
-    z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.string(), input: z.unknown() }),
+    z.object({
+      toolCallId: z.string(),
+      toolName: z.string(),
+      arguments: z.string(),
+      input: z.unknown().optional(),
+    }),
   ),
   hostedToolCalls: z.array(z.looseObject({ id: z.string(), type: z.string() })),
   toolResults: z.array(stepToolResultSchema),
@@ -52,7 +57,7 @@ const pendingToolCallSchema = z.object({
   toolCallId: z.string(),
   toolName: z.string(),
   arguments: z.string(),
-  input: z.unknown(),
+  input: z.unknown().optional(),
   approval: z.enum(['none', 'pending', 'approved', 'rejected']),
   rejectionMessage: z.string().optional(),
 });

@@ -111,7 +111,7 @@ export class RunState {
       $schemaVersion: RUN_STATE_SCHEMA_VERSION,
       turn: this.turn,
       messages: this.messages as unknown as RunStateJson['messages'],
-      steps: this.steps as unknown as RunStateJson['steps'],
+      steps: this.steps.map(toJsonSafeStep) as unknown as RunStateJson['steps'],
       usage: this.usage,
       pendingToolCalls: this.pendingToolCalls,
       ledger: this.ledger.toJSON(),
@@ -156,5 +156,22 @@ export class RunState {
       ledger: ToolCallLedger.fromJSON(json.ledger),
       outputRepairs: json.outputRepairs,
     });
+  }
+}
+
+// Tool outputs may hold values JSON cannot carry (BigInt, cycles); the tool message text is what matters.
+function toJsonSafeStep(step: AgentStep): AgentStep {
+  return {
+    ...step,
+    toolResults: step.toolResults.map((result) => ({ ...result, output: toJsonSafe(result.output) })),
+  };
+}
+
+function toJsonSafe(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -91,6 +91,85 @@ describe('runAgent', () => {
     });
   });
 
+  describe('when a prefix of the streamed arguments is already valid JSON', () => {
+    it('should parse and run the call only once the stream has ended', async () => {
+      const search = createRecordingTool('search');
+      env.emu.script([
+        {
+          chunks: [
+            chunk({ role: 'assistant', content: '' }),
+            chunk(
+              callDelta({
+                index: 0,
+                id: 'q1',
+                type: 'function',
+                function: { name: 'search', arguments: '{"query":"x"}' },
+              }),
+            ),
+            chunk(callDelta({ index: 0, function: { arguments: '' } })),
+            // Not how JSON grows, but a partial-JSON parser would already have run {"query":"x"}.
+            chunk({ role: '', content: '' }),
+            chunk(callDelta({ index: 0, function: { arguments: ' ' } }), { finish_reason: 'tool_calls' }),
+          ],
+        },
+        {
+          chunks: [
+            chunk({ role: 'assistant', content: '' }),
+            chunk(
+              callDelta({
+                index: 0,
+                id: 'q2',
+                type: 'function',
+                function: { name: 'search', arguments: '{"query":"x"' },
+              }),
+            ),
+            chunk(callDelta({ index: 0, function: { arguments: ',"limit":5}' } }), {
+              finish_reason: 'tool_calls',
+            }),
+          ],
+        },
+        { message: { content: 'found' } },
+      ]);
+      const stream = createAgent({ tools: [search.tool] }).stream('find x');
+      const events = await collect(stream);
+      await stream.result;
+      expect(search.calls.map((call) => call.args)).toEqual([{ query: 'x' }, { query: 'x', limit: 5 }]);
+      const types = events.map((event) => event.type);
+      const lastDelta = types.lastIndexOf('tool-input-delta');
+      expect(types.indexOf('tool-call')).toBeGreaterThan(types.indexOf('tool-input-delta'));
+      expect(types.filter((type) => type === 'tool-call')).toHaveLength(2);
+      expect(types.lastIndexOf('tool-call')).toBeGreaterThan(lastDelta);
+    });
+  });
+
+  describe('when toolConcurrency is 1', () => {
+    it('should run the calls of a turn one after the other, in call order', async () => {
+      const order: string[] = [];
+      const step = (name: string) => async () => {
+        order.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        order.push(`end ${name}`);
+        return name;
+      };
+      const a = createRecordingTool('a', { execute: step('a') });
+      const b = createRecordingTool('b', { execute: step('b') });
+      env.emu.script([
+        {
+          message: {
+            content: '',
+            tool_calls: [
+              { id: '1', function: { name: 'a', arguments: '{}' } },
+              { id: '2', function: { name: 'b', arguments: '{}' } },
+            ],
+          },
+        },
+        { message: { content: 'ok' } },
+      ]);
+      await createAgent({ tools: [a.tool, b.tool], toolConcurrency: 1 }).run('x');
+      expect(order).toEqual(['start a', 'end a', 'start b', 'end b']);
+    });
+  });
+
   describe('when a legacy model streams deltas without index and with empty ids', () => {
     it('should give the call one generated id used in events, the assistant message and the tool message', async () => {
       const weather = createRecordingTool('get_weather');
