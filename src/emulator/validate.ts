@@ -1,5 +1,13 @@
 import { RequestValidationError } from '../api/errors/request-validation-error.js';
 import { validateChatCompletionParams } from '../api/schemas/chat-completion-params-schema.js';
+import { validateImageGenerateParams } from '../api/schemas/image-generate-params-schema.js';
+import { validateMessagesCountTokensParams } from '../api/schemas/messages-count-tokens-params-schema.js';
+import { validateTokenCountParams } from '../api/schemas/token-count-params-schema.js';
+import {
+  validateVectorStoreCreateParams,
+  validateVectorStoreFilesCreateParams,
+} from '../api/schemas/vector-store-params-schemas.js';
+import { validateVoiceCloneParams } from '../api/schemas/voice-clone-params-schema.js';
 import { EmulatorHttpError, invalidParams } from './errors.js';
 
 /**
@@ -21,6 +29,19 @@ export function validateOrThrow(run: () => void): void {
 export function validateChatBody(body: unknown, channel: 'default' | 'plan'): void {
   validateOrThrow(() => validateChatCompletionParams(body, { channel }));
 }
+
+/** The client's request schemas, answered the service's way (400 with the error type of the broken rule). */
+export const validateBody = {
+  chat: (body: unknown, channel: 'default' | 'plan') => validateChatBody(body, channel),
+  tokenCount: (body: unknown) => validateOrThrow(() => validateTokenCountParams(body)),
+  messagesCountTokens: (body: unknown, channel: 'default' | 'plan') =>
+    validateOrThrow(() => validateMessagesCountTokensParams(body, { channel })),
+  imageGenerate: (body: unknown) => validateOrThrow(() => validateImageGenerateParams(body)),
+  voiceClone: (body: unknown) => validateOrThrow(() => validateVoiceCloneParams(body)),
+  vectorStoreCreate: (body: unknown) => validateOrThrow(() => validateVectorStoreCreateParams(body)),
+  vectorStoreFilesCreate: (body: unknown, storeType: 'text' | 'image') =>
+    validateOrThrow(() => validateVectorStoreFilesCreateParams(body, { storeType })),
+};
 
 /** A tiny rule collector for operations without a shared schema: every broken rule in one 400 message. */
 export class Rules {

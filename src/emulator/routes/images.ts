@@ -2,60 +2,14 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { generateImagePng } from '../media/png.js';
 import { json, type Reply } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
-import { objectBody, Rules } from '../validate.js';
+import { objectBody, validateBody } from '../validate.js';
 
-const SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1280x800', '800x1280'];
 const MAX_CACHED_IMAGES = 64;
 
 /** `POST /v1/images/generations`: a real PNG, deterministic from prompt and seed. */
 export function generateImage(ctx: RouteContext): Reply {
   const body = objectBody(ctx.body);
-  const rules = new Rules()
-    .check(body.model !== 'svc-1x-medium', 'model', 'required; only "svc-1x-medium"')
-    .check(typeof body.prompt !== 'string' || body.prompt === '', 'prompt', 'required, a non-empty string')
-    .check(typeof body.prompt === 'string' && body.prompt.length > 1024, 'prompt', 'at most 1024 characters')
-    .check(
-      body.size !== undefined && !SIZES.includes(String(body.size)),
-      'size',
-      `must be one of ${SIZES.join(', ')}`,
-    )
-    .check(body.n !== undefined && body.n !== 1, 'n', 'only 1 image per call')
-    .check(
-      body.response_format !== undefined &&
-        body.response_format !== 'url' &&
-        body.response_format !== 'b64_json',
-      'response_format',
-      'must be "url" or "b64_json"',
-    )
-    .check(body.seed !== undefined && !Number.isInteger(body.seed), 'seed', 'must be an integer')
-    .check(
-      body.steps !== undefined &&
-        !(Number.isInteger(body.steps) && (body.steps as number) >= 1 && (body.steps as number) <= 100),
-      'steps',
-      'must be an integer from 1 to 100',
-    )
-    .check(
-      body.cfg_scale !== undefined &&
-        !(typeof body.cfg_scale === 'number' && body.cfg_scale >= 1 && body.cfg_scale <= 10),
-      'cfg_scale',
-      'must be a number from 1 to 10',
-    );
-  const style = body.style_reference as { source_url?: unknown; weight?: unknown } | undefined;
-  if (style !== undefined) {
-    rules
-      .check(
-        typeof style?.source_url !== 'string' || style.source_url === '',
-        'style_reference.source_url',
-        'required, a string',
-      )
-      .check(
-        style?.weight !== undefined &&
-          !(typeof style.weight === 'number' && style.weight > 0 && style.weight <= 2),
-        'style_reference.weight',
-        'must be greater than 0 and at most 2',
-      );
-  }
-  rules.throwIfAny();
+  validateBody.imageGenerate(body);
   const [width, height] = String(body.size ?? '1024x1024')
     .split('x')
     .map(Number) as [number, number];

@@ -6,11 +6,12 @@ import { json, type Reply } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
 import { storeSearcher } from '../store-search.js';
 import { countMessagesFormatTokens, countTextTokens } from '../tokenize.js';
-import { objectBody, Rules } from '../validate.js';
+import { objectBody, Rules, validateBody } from '../validate.js';
 
 const PLAN_MODEL = 'svc-router-v1';
 
-function checkMessagesBody(ctx: RouteContext, requireMaxTokens: boolean): Record<string, unknown> {
+/** Checks a Messages creation body (no shared schema exists for it: the spec does not document it). */
+function checkMessagesBody(ctx: RouteContext): Record<string, unknown> {
   const body = objectBody(ctx.body);
   const rules = new Rules()
     .check(typeof body.model !== 'string' || body.model === '', 'model', 'required, a non-empty string')
@@ -20,7 +21,7 @@ function checkMessagesBody(ctx: RouteContext, requireMaxTokens: boolean): Record
       'required, a non-empty array',
     )
     .check(
-      requireMaxTokens && (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1),
+      !Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1,
       'max_tokens',
       'required, a positive integer',
     )
@@ -47,7 +48,8 @@ function checkMessagesBody(ctx: RouteContext, requireMaxTokens: boolean): Record
 
 /** `POST /v1/messages/count_tokens` (and under `/svc_plan`): `{ input_tokens }`. */
 export function countMessageTokens(ctx: RouteContext): Reply {
-  const body = checkMessagesBody(ctx, false);
+  const body = objectBody(ctx.body);
+  validateBody.messagesCountTokens(body, ctx.channel);
   return json({
     input_tokens: countMessagesFormatTokens({
       system: body.system,
@@ -112,7 +114,7 @@ function toChatParams(body: Record<string, unknown>): ChatCompletionCreateParams
 
 /** `POST /v1/messages`: a Messages-format answer from the default model (streamed as Messages events too). */
 export function createMessage(ctx: RouteContext): Reply {
-  const body = checkMessagesBody(ctx, true);
+  const body = checkMessagesBody(ctx);
   const answer = runDefaultModel(toChatParams(body), { searchStore: storeSearcher(ctx.state) });
   const content: Array<Record<string, unknown>> = [];
   if (answer.content) content.push({ type: 'text', text: answer.content });

@@ -3,10 +3,8 @@ import { paginate } from '../pagination.js';
 import { json, type Reply } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
 import type { EmulatorState, StoreRecord } from '../state.js';
-import { objectBody, Rules } from '../validate.js';
+import { objectBody, validateBody } from '../validate.js';
 import { getFile } from './files.js';
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_]*$/;
 
 function getStore(state: EmulatorState, id: string): StoreRecord {
   const store = state.stores.get(id);
@@ -36,18 +34,7 @@ function storeObject(store: StoreRecord, state: EmulatorState) {
 /** `POST /v1/vector_stores`: answers only `{ id, name }`, as the service does. */
 export function createStore(ctx: RouteContext): Reply {
   const body = objectBody(ctx.body);
-  new Rules()
-    .check(
-      typeof body.name !== 'string' || !NAME.test(body.name),
-      'name',
-      'required; English letters, digits and underscore, not starting with an underscore',
-    )
-    .check(
-      body.type !== undefined && body.type !== 'text' && body.type !== 'image',
-      'type',
-      'must be "text" or "image"',
-    )
-    .throwIfAny();
+  validateBody.vectorStoreCreate(body);
   const store: StoreRecord = {
     id: ctx.state.numericId(),
     name: body.name as string,
@@ -86,26 +73,9 @@ export function deleteStore(ctx: RouteContext): Reply {
 export function addStoreFiles(ctx: RouteContext): Reply {
   const store = getStore(ctx.state, ctx.params.store_id ?? '');
   const body = objectBody(ctx.body);
-  if (!Array.isArray(body.files) || body.files.length === 0)
-    throw invalidParams('files: required, a non-empty array');
+  validateBody.vectorStoreFilesCreate(body, store.type);
   const wanted = store.type === 'image' ? 'retrieval-image' : 'retrieval-text';
-  const entries = body.files as Array<{ file_id?: unknown; description?: unknown }>;
-  const rules = new Rules();
-  entries.forEach((entry, i) => {
-    rules.check(typeof entry?.file_id !== 'string', `files[${i}].file_id`, 'required, a string');
-    const d = entry?.description;
-    rules.check(
-      d !== undefined && (typeof d !== 'string' || d.length > 255),
-      `files[${i}].description`,
-      'must be a string of at most 255 characters',
-    );
-    rules.check(
-      store.type === 'image' && typeof d !== 'string',
-      `files[${i}].description`,
-      'required for image stores',
-    );
-  });
-  rules.throwIfAny();
+  const entries = body.files as Array<{ file_id: string; description?: string }>;
   for (const [i, entry] of entries.entries()) {
     const file = getFile(ctx.state, entry.file_id as string);
     if (file.purpose !== wanted) {

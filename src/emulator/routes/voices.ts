@@ -7,7 +7,7 @@ import { paginate } from '../pagination.js';
 import { json, type Reply } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
 import type { VoiceRecord } from '../state.js';
-import { objectBody, Rules } from '../validate.js';
+import { objectBody, validateBody } from '../validate.js';
 import { getFile } from './files.js';
 
 const DEFAULT_SAMPLE_TEXT = 'Hello! This is a preview of the cloned voice.';
@@ -15,21 +15,7 @@ const DEFAULT_SAMPLE_TEXT = 'Hello! This is a preview of the cloned voice.';
 /** `POST /v1/audio/voices`: clones a voice from a 5-10 s `storage` wav/mp3. */
 export function createVoice(ctx: RouteContext): Reply {
   const body = objectBody(ctx.body);
-  new Rules()
-    .check(
-      typeof body.model !== 'string' || !VOICE_MODELS.includes(body.model),
-      'model',
-      `required, one of ${VOICE_MODELS.join(', ')}`,
-    )
-    .check(typeof body.file_id !== 'string' || body.file_id === '', 'file_id', 'required, a string')
-    .check(body.text !== undefined && typeof body.text !== 'string', 'text', 'must be a string')
-    .check(
-      body.sample_text !== undefined &&
-        (typeof body.sample_text !== 'string' || body.sample_text.length > 50),
-      'sample_text',
-      'must be a string of at most 50 characters',
-    )
-    .throwIfAny();
+  validateBody.voiceClone(body);
   const file = getFile(ctx.state, body.file_id as string);
   if (file.purpose !== 'storage')
     throw invalidParams(`file_id: must be a file of purpose "storage", not "${file.purpose}"`);
