@@ -33,15 +33,17 @@ describe('README tour', () => {
 
   function setUp() {
     let weatherCalls = 0;
+    // Stands in for a weather API.
+    const lookupWeather = async (city: string) => {
+      weatherCalls++;
+      return { city, temperatureC: 14, condition: 'light rain' };
+    };
     // #region define-tool
     const getWeather = defineTool({
       name: 'get_weather',
       description: 'Get the current weather in a city.',
       parameters: z.object({ city: z.string().describe('City name, e.g. Paris') }),
-      execute: async ({ city }) => {
-        weatherCalls++;
-        return { city, temperatureC: 14, condition: 'light rain' };
-      },
+      execute: async ({ city }) => lookupWeather(city), // `city` is typed string
     });
     // #endregion
     // #region create-agent
@@ -73,11 +75,9 @@ describe('README tour', () => {
   });
 
   it('should stream the events of a run', async () => {
-    const { agent } = setUp();
-    const seen: string[] = [];
-    const stream = agent.stream('What is the weather in Paris?');
-    stream.on('event', (event) => seen.push(event.type));
+    const { agent, calls } = setUp();
     // #region stream
+    const stream = agent.stream('What is the weather in Paris?');
     for await (const event of stream) {
       if (event.type === 'reasoning-delta') process.stdout.write(`\x1b[2m${event.text}\x1b[22m`);
       if (event.type === 'text-delta') process.stdout.write(event.text);
@@ -88,9 +88,7 @@ describe('README tour', () => {
     // #endregion
     expect(text).toContain('light rain');
     expect(usage.totalTokens).toBeGreaterThan(0);
-    expect(seen).toEqual(
-      expect.arrayContaining(['start', 'text-delta', 'tool-call', 'tool-result', 'finish']),
-    );
+    expect(calls()).toBe(1);
   });
 
   it('should return typed, validated structured output', async () => {
@@ -113,6 +111,7 @@ describe('README tour', () => {
   it('should pause for approval, survive a JSON round trip and resume', async () => {
     const { client } = setUp();
     const deleted: number[] = [];
+    const db = { delete: async (id: number) => deleted.push(id) };
     // #region human-approval
     const deleteRecord = defineTool({
       name: 'delete_record',
@@ -120,7 +119,7 @@ describe('README tour', () => {
       parameters: z.object({ recordId: z.number().int() }),
       needsApproval: true, // or (args, ctx) => boolean, decided per call
       execute: async ({ recordId }) => {
-        deleted.push(recordId);
+        await db.delete(recordId);
         return { deleted: recordId };
       },
     });
@@ -168,6 +167,7 @@ describe('README tour', () => {
 
   it('should resume a failed run without running a finished tool again', async () => {
     const { agent, calls } = setUp();
+    service.reset();
     service.script([
       {
         message: {
@@ -180,7 +180,6 @@ describe('README tour', () => {
       { error: { status: 503 } },
       { error: { status: 503 } },
     ]);
-    const failures: unknown[] = [];
     // #region errors
     let input: AgentInput = 'What is the weather in Paris?';
     for (let attempt = 1; ; attempt++) {
@@ -193,12 +192,13 @@ describe('README tour', () => {
         if (!(error instanceof APIError) || !error.isRetryable || attempt === 3) throw error;
         // error.state holds every message and tool result so far: resuming never runs a finished tool twice.
         input = (error as { state?: RunState }).state ?? input;
-        failures.push(error);
+        console.warn(`attempt ${attempt} failed (${error.message}); resuming`);
       }
     }
     // #endregion
-    expect(failures).toHaveLength(1);
     expect(calls()).toBe(1);
+    // One tool turn, three failed attempts of the next request, one resumed request.
+    expect(service.requests().filter((r) => r.path === '/v1/chat/completions')).toHaveLength(5);
   });
 
   it('should run against an emulator with injected faults, as a user CI would', async () => {
