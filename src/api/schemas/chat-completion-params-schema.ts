@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatMessageSchema } from './chat-message-schemas.js';
+import { chatMessagesSchema } from './chat-message-schemas.js';
 import { checkChatModelRules, checkDefaultChannelRules, checkPlanChannelRules } from './chat-model-rules.js';
 import { toolDefinitionSchema } from './chat-tool-schemas.js';
 import { integerBetween, nonEmptyString, numberBetween, stringOrStrings } from './field-rules.js';
@@ -31,7 +31,7 @@ export const responseFormatSchema = z.discriminatedUnion('type', [
 
 const chatCompletionParamsObject = z.object({
   model: nonEmptyString(),
-  messages: z.array(chatMessageSchema).min(1, { error: 'must contain at least one message' }),
+  messages: chatMessagesSchema,
   tools: z.array(toolDefinitionSchema).optional(),
   audio: z.object({ voice: nonEmptyString(), format: z.enum(['pcm', 'wav']) }).optional(),
   modalities: z.array(z.enum(['text', 'audio'])).optional(),

@@ -75,5 +75,39 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
   toolMessageSchema,
 ]);
 
+/**
+ * Tool messages answer calls "as returned by the assistant in the previous turn": each `tool_call_id`
+ * must name a function call of the nearest assistant message before it. Catches orphaned tool results
+ * left behind when a conversation is trimmed, which the service refuses.
+ */
+function checkToolCallIds(
+  messages: z.output<typeof chatMessageSchema>[],
+  ctx: z.core.$RefinementCtx<unknown>,
+) {
+  let callIds: Set<string> | undefined;
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'assistant') {
+      callIds = new Set(message.tool_calls?.map((call) => call.id));
+    } else if (message.role === 'tool' && !callIds?.has(message.tool_call_id)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          callIds === undefined
+            ? 'must follow an assistant message whose tool_calls include this id'
+            : callIds.size === 0
+              ? 'the preceding assistant message has no tool_calls to answer'
+              : `${JSON.stringify(message.tool_call_id)} is not a tool call id of the preceding assistant message`,
+        path: [index, 'tool_call_id'],
+      });
+    }
+  }
+}
+
+/** The `messages` of a chat completion: at least one, tool results matching the calls they answer. */
+export const chatMessagesSchema = z
+  .array(chatMessageSchema)
+  .min(1, { error: 'must contain at least one message' })
+  .superRefine(checkToolCallIds);
+
 /** A chat message as the schema accepts it. */
 export type ChatMessageInput = z.input<typeof chatMessageSchema>;

@@ -151,6 +151,25 @@ describe('validateChatCompletionParams', () => {
       ]);
     });
 
+    it('should require tool_call_id to name a call of the preceding assistant message', () => {
+      const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } });
+      const messages = [
+        { role: 'user', content: 'x' },
+        { role: 'tool', content: 'orphan', tool_call_id: 'call_0' },
+        { role: 'assistant', content: '', tool_calls: [call('call_1'), call('call_2')] },
+        { role: 'tool', content: 'one', tool_call_id: 'call_1' },
+        { role: 'tool', content: 'two', tool_call_id: 'call_2' },
+        { role: 'tool', content: 'typo', tool_call_id: 'call_3' },
+        { role: 'assistant', content: 'done' },
+        { role: 'tool', content: 'late', tool_call_id: 'call_1' },
+      ];
+      expect(issueLinesOf(() => validateChatCompletionParams(createParams({ messages })))).toEqual([
+        'messages[1].tool_call_id: must follow an assistant message whose tool_calls include this id',
+        'messages[5].tool_call_id: "call_3" is not a tool call id of the preceding assistant message',
+        'messages[7].tool_call_id: the preceding assistant message has no tool_calls to answer',
+      ]);
+    });
+
     it('should require string content for system and tool messages', () => {
       const messages = [
         { role: 'system', content: 5 },
