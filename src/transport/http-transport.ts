@@ -194,7 +194,7 @@ function parseBody<T>(text: string, responseType: 'json' | 'text', response: Dis
 }
 
 /** First value of a response header. */
-export function headerValue(value: string | string[] | undefined): string | undefined {
+function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
