@@ -16,6 +16,8 @@ import { faultReply, writeReply } from './write-reply.js';
 // 128 MB storage uploads plus multipart framing.
 const MAX_BODY_BYTES = 129 * 1024 * 1024;
 const HIDDEN_HEADERS = new Set(['authorization', 'x-api-key']);
+// A long-running emulator (the CLI) must not grow without bound: keep the most recent requests only.
+const MAX_RECORDED = 10_000;
 
 /**
  * Starts the svc emulator: a local HTTP server answering every operation of the service as the real one does.
@@ -80,6 +82,7 @@ export async function startEmulator({
       } else {
         checkAuth(req.headers, path, apiKey);
         recorded.push(record(method, path, url, req, body, raw));
+        if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED);
         fault = faultBook.pick(method, path, headerValue(req.headers['x-emulator-fault']));
         if (fault?.latencyMs) await sleep(fault.latencyMs);
         const matched = matchRoute(method, path);

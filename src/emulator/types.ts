@@ -113,7 +113,7 @@ export interface Emulator {
   readonly port: number;
   /** Queues scripted answers for the next chat-completion requests. */
   script(answers: ScriptedAnswer[]): void;
-  /** Requests received so far, oldest first. */
+  /** Requests received so far (the most recent 10,000), oldest first. */
   requests(): RecordedRequest[];
   /** Clears scripted answers, recorded requests and runtime faults (stored data stays). */
   reset(): void;

@@ -54,7 +54,9 @@ export async function writeReply(
   await writePieces(res, pieces, effective);
 }
 
-async function writePieces(res: ServerResponse, pieces: Buffer[], fault: EmulatorFault): Promise<void> {
+async function writePieces(res: ServerResponse, all: Buffer[], fault: EmulatorFault): Promise<void> {
+  // Without a drip there is nothing to wait for between events: one write is much cheaper than many.
+  const pieces = fault.dripMs ? all : [Buffer.concat(all)];
   let written = 0;
   for (const [i, piece] of pieces.entries()) {
     if (res.destroyed) return;
@@ -66,6 +68,10 @@ async function writePieces(res: ServerResponse, pieces: Buffer[], fault: Emulato
       return;
     }
     written += piece.length;
+    if (i === pieces.length - 1) {
+      res.end(piece);
+      return;
+    }
     if (!res.write(piece)) await drainOrClose(res);
   }
   res.end();
