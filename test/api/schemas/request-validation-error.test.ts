@@ -28,6 +28,8 @@ describe('RequestValidationError', () => {
       const error = createError(['request_params_invalid']);
       expect(error).toBeInstanceOf(SvcError);
       expect(SvcError.isInstance(error)).toBe(true);
+      expect(RequestValidationError.isInstance(error)).toBe(true);
+      expect(RequestValidationError.isInstance(new SvcError('other'))).toBe(false);
     });
 
     it('should serialise its operation, issues and code with JSON.stringify', () => {
