@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
@@ -102,6 +103,56 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         expect(pty.output().slice(mark)).toMatch(/\x1b\[2m {2}thinking: \x1b\[22m\x1b\[2mThe user wrote/);
         pty.type('\x03'); // Ctrl-C at the prompt leaves
         expect(await pty.exited).toBe(0);
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('when the user presses Ctrl-C while an answer is on its way', () => {
+    it(
+      'should cancel that answer and keep the chat open',
+      async () => {
+        emu.setFaults([{ latencyMs: 10_000, path: '/chat/completions', times: 1 }]);
+        const pty = startPtySession(['chat'], env);
+        session = pty;
+        await pty.waitFor(/you › /);
+        let mark = pty.output().length;
+        const before = emu.requests().length;
+        pty.type('Hello there\r');
+        await pty.waitFor(/⠋ thinking/, mark);
+        // Press Ctrl-C only once the request is held by the emulator's 10 s latency.
+        await expect.poll(() => emu.requests().length, { timeout: 20_000 }).toBe(before + 1);
+        pty.type('\x03');
+        await pty.waitFor(/cancelled\r?\n.*you › /s, mark);
+        mark = pty.output().length;
+        pty.type('Hello again\r');
+        // Answered at once: the cancelled request consumed the slow fault.
+        await pty.waitFor(/assistant › .*Hello again/, mark, 8_000);
+        pty.type('/exit\r');
+        expect(await pty.exited).toBe(0);
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('when files are added to a knowledge base on a terminal', () => {
+    it(
+      'should draw a progress bar up to the last file',
+      async () => {
+        emu.setFaults([]);
+        const store = await fetch(`${emu.baseURL}/v1/vector_stores`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'pty_docs' }),
+        });
+        expect(store.status).toBe(200);
+        const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
+        const guide = fileURLToPath(new URL('../../docs/cli.md', import.meta.url));
+        const pty = startPtySession(['kb', 'add', 'pty_docs', readme, guide], env);
+        session = pty;
+        expect(await pty.exited).toBe(0);
+        expect(pty.output()).toMatch(/uploading \[█{24}\] 4\/4 added to pty_docs/);
+        expect(pty.output()).toContain('2 file(s) added to pty_docs');
       },
       TIMEOUT,
     );

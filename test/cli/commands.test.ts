@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toneWav } from '../../examples/support/tone-wav.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
-import { runCli } from './support/run-cli-process.js';
+import { childEnv, cliMain, runCli, tsxImport } from './support/run-cli-process.js';
 
 const TIMEOUT = 60_000;
 
@@ -189,6 +190,41 @@ describe('svc-agents commands', () => {
           (await cli(['tokens', 'hello world, how are you?', '--json', '-m', 'svc-3.7-flash'])).stdout,
         );
         expect(json).toEqual({ model: 'svc-3.7-flash', totalTokens: count });
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('emulator', () => {
+    it(
+      'should serve until SIGINT, print where with --json, then stop cleanly',
+      async () => {
+        const child = spawn(
+          process.execPath,
+          ['--import', tsxImport, cliMain, 'emulator', '--port', '0', '--json'],
+          {
+            env: childEnv(),
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+        });
+        const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+        try {
+          await expect.poll(() => stdout, { timeout: 30_000, interval: 100 }).toMatch(/\}\s*$/);
+          const info = JSON.parse(stdout) as { baseURL: string; apiKey: string; port: number };
+          expect(info.baseURL).toBe(`http://127.0.0.1:${info.port}`);
+          const models = await fetch(`${info.baseURL}/v1/models`, {
+            headers: { authorization: `Bearer ${info.apiKey}` },
+          });
+          expect(models.status).toBe(200);
+          child.kill('SIGINT');
+          expect(await exited).toBe(0);
+        } finally {
+          child.kill('SIGKILL');
+        }
       },
       TIMEOUT,
     );
