@@ -78,6 +78,9 @@ export function validateFileUploadParams(params: unknown): void {
 /** Query of `GET /v1/files`: an optional purpose filter (older files may still carry `retrieval`). */
 export const fileListQuerySchema = z.object({ purpose: nonEmptyString().optional() });
 
+/** File-list query as the schema accepts it. */
+export type FileListQueryInput = z.input<typeof fileListQuerySchema>;
+
 /** Throws `RequestValidationError` when a file-list query breaks a rule. */
 export function validateFileListQuery(query: unknown): void {
   validateWithSchema(fileListQuerySchema, 'files.list', query ?? {});
