@@ -7,6 +7,8 @@ import type {
 } from '../api/types/chat.js';
 import type { RequestOptions } from '../api/types/request-options.js';
 import type { AgentEvent } from './events.js';
+import { isHostedToolCall } from './to-assistant-message.js';
+import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
 
 /** The one client method the loop needs: `client.chat.completions.create`, streamed or not. */
 export type CreateChatCompletion = (
@@ -42,12 +44,13 @@ export async function callModel({
     const message = response.choices[0]?.message;
     // Ids are fixed before any event names them, so events, assistant message and tool messages agree.
     for (const call of message?.tool_calls ?? []) {
-      if (!call.id && (!call.type || call.type === 'function')) call.id = generateId();
+      if (!call.id && !isHostedToolCall(call)) call.id = generateId();
     }
     emitWholeMessage(message, emit);
     return response;
   }
   const accumulator = new ChatCompletionAccumulator();
+  const reportedHosted = new Set<number>();
   for await (const chunk of response) {
     for (const update of accumulator.addWithUpdates(chunk)) {
       // The agent works on choice 0 (it never asks for n > 1).
@@ -70,8 +73,14 @@ export async function callModel({
             emit({ type: 'tool-input-delta', toolCallId: update.id, delta: update.argumentsDelta });
           }
           break;
+        case 'hosted-tool-call':
+          // The service sends a hosted call whole, in the stream's first chunk: report it as it comes.
+          if (!reportedHosted.has(update.callPosition)) {
+            reportedHosted.add(update.callPosition);
+            emit(toHostedToolCallEvent(update.call));
+          }
+          break;
         default:
-          // Hosted calls and finish reasons are reported from the finished message.
           break;
       }
     }
@@ -88,16 +97,18 @@ function emitWholeMessage(
   emit: (event: AgentEvent) => void,
 ): void {
   if (!message) return;
+  const calls = message.tool_calls ?? [];
+  // Same order as a stream: hosted calls come in the first chunk, function calls after the text.
+  for (const call of calls) if (isHostedToolCall(call)) emit(toHostedToolCallEvent(call));
   const reasoning = message.reasoning ?? message.reasoning_content;
   if (reasoning) emit({ type: 'reasoning-delta', text: reasoning });
   if (message.content) emit({ type: 'text-delta', text: message.content });
   if (message.audio) emit(audioDelta(message.audio.data, message.audio.transcript));
-  for (const call of message.tool_calls ?? []) {
-    if (call.type && call.type !== 'function') continue;
-    const id = call.id;
-    emit({ type: 'tool-input-start', toolCallId: id, toolName: call.function.name ?? '' });
+  for (const call of calls) {
+    if (isHostedToolCall(call)) continue;
+    emit({ type: 'tool-input-start', toolCallId: call.id, toolName: call.function.name ?? '' });
     const args = call.function.arguments ?? '';
-    if (args) emit({ type: 'tool-input-delta', toolCallId: id, delta: args });
+    if (args) emit({ type: 'tool-input-delta', toolCallId: call.id, delta: args });
   }
 }
 

@@ -27,7 +27,6 @@ import {
 import type { StopCondition } from './stop-conditions.js';
 import type { OutputRequest } from './structured-output.js';
 import { toAssistantMessage } from './to-assistant-message.js';
-import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
 
 /** Everything one run needs, already checked and normalised by the `Agent`. */
 export interface RunAgentOptions {
@@ -90,7 +89,6 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
       const turn = toAssistantMessage(message, options.generateId);
       const step = recordStep(state, completion, turn);
-      for (const call of turn.hostedCalls) emit(toHostedToolCallEvent(call));
 
       // A message with function calls is a tool turn whatever its finish_reason says.
       if (turn.functionCalls.length === 0) {

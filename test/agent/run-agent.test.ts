@@ -487,6 +487,24 @@ describe('runAgent', () => {
     });
   });
 
+  describe('when the default model runs a hosted web search', () => {
+    it.each([true, false])('should report the call before the answer text (stream: %s)', async (stream) => {
+      const run = createAgent({ tools: [hostedTools.webSearch({})] }).stream('Search the web for news', {
+        stream,
+      });
+      const events = await collect(run);
+      const result = await run.result;
+      const types = events.map((event) => event.type);
+      expect(types.filter((type) => type === 'hosted-tool-call')).toHaveLength(1);
+      expect(types.indexOf('hosted-tool-call')).toBeLessThan(types.indexOf('text-delta'));
+      expect(events.find((event) => event.type === 'hosted-tool-call')).toMatchObject({
+        toolType: 'web_search',
+      });
+      expect(result.messages.at(-1)).not.toHaveProperty('tool_calls');
+      expect(result.steps).toHaveLength(1);
+    });
+  });
+
   describe('when a tool fails in the ways a model can fix', () => {
     it('should tell the model (bad arguments, unknown tool, throwing tool) and go on', async () => {
       const strict = defineTool({
