@@ -5,47 +5,54 @@ import type { ToolSet } from '../tools/tool.js';
 import type { AgentEvent } from './events.js';
 import type { PendingToolCall } from './run-state.js';
 
-/** Options of `prepareToolCalls`. */
-export interface PrepareToolCallsOptions {
-  calls: readonly ToolCall[];
+/**
+ * Turns a finished turn's function calls into pending calls and emits `tool-call` for each. Arguments
+ * are parsed here, once the stream has ended, never from a prefix that happens to be valid JSON; when
+ * they do not parse (or the tool is unknown) `input` is the raw text and the tools layer tells the model.
+ */
+export function prepareToolCalls(
+  calls: readonly ToolCall[],
+  toolSet: ToolSet,
+  emit: (event: AgentEvent) => void,
+): PendingToolCall[] {
+  return calls.map((call) => {
+    const toolName = call.function.name;
+    const text = call.function.arguments;
+    const parsed = toolSet.functions.get(toolName)?.parseArguments(text);
+    const input = parsed?.ok ? parsed.value : text;
+    emit({ type: 'tool-call', toolCallId: call.id, toolName, input });
+    return { toolCallId: call.id, toolName, arguments: text, input, approval: 'none' };
+  });
+}
+
+/** Options of `requestApprovals`. */
+export interface RequestApprovalsOptions {
+  pending: PendingToolCall[];
   toolSet: ToolSet;
   context: unknown;
   client: SvcClient | undefined;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
-  /** False at the turn limit: the calls will not run, so nobody is asked. @default true */
-  resolveApprovals?: boolean;
 }
 
 /**
- * Turns a finished turn's function calls into pending calls: parses each call's arguments once the
- * stream has ended (never from a prefix), emits `tool-call`, and asks each tool's `needsApproval`,
- * emitting `tool-approval-request` for those that must wait for a human. A call whose tool is unknown
- * or whose arguments do not parse needs no approval: it cannot run and the model is told why.
+ * Asks each call's `needsApproval` and marks the calls that must wait for a human, emitting
+ * `tool-approval-request` for them. A call that cannot run (unknown tool, bad arguments) needs no
+ * approval: the model is told why instead.
  */
-export async function prepareToolCalls(options: PrepareToolCallsOptions): Promise<PendingToolCall[]> {
-  const { calls, toolSet, emit } = options;
-  const pending: PendingToolCall[] = [];
-  for (const call of calls) {
-    const toolName = call.function.name;
-    const text = call.function.arguments;
-    const tool = toolSet.functions.get(toolName);
-    const parsed = tool?.parseArguments(text);
-    const input = parsed?.ok ? parsed.value : text;
-    emit({ type: 'tool-call', toolCallId: call.id, toolName, input });
-    let approval: PendingToolCall['approval'] = 'none';
-    if (tool && parsed?.ok && options.resolveApprovals !== false) {
-      const ctx = {
-        toolCallId: call.id,
-        signal: options.signal,
-        context: options.context,
-        client: options.client,
-      };
-      // A policy that throws cannot say the call is safe: a human decides instead.
-      const needed = await resolveNeedsApproval(tool, input, ctx).catch(() => true);
-      if (needed) approval = 'pending';
-    }
-    pending.push({ toolCallId: call.id, toolName, arguments: text, input, approval });
+export async function requestApprovals(options: RequestApprovalsOptions): Promise<void> {
+  const { pending, toolSet, emit } = options;
+  for (const call of pending) {
+    const tool = toolSet.functions.get(call.toolName);
+    if (!tool || !tool.parseArguments(call.arguments).ok) continue;
+    const ctx = {
+      toolCallId: call.toolCallId,
+      signal: options.signal,
+      context: options.context,
+      client: options.client,
+    };
+    // A policy that throws cannot say the call is safe: a human decides instead.
+    if (await resolveNeedsApproval(tool, call.input, ctx).catch(() => true)) call.approval = 'pending';
   }
   for (const call of pending) {
     if (call.approval !== 'pending') continue;
@@ -56,5 +63,4 @@ export async function prepareToolCalls(options: PrepareToolCallsOptions): Promis
       input: call.input,
     });
   }
-  return pending;
 }

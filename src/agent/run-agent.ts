@@ -12,7 +12,7 @@ import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
 import { executeTurnTools } from './execute-turn-tools.js';
 import type { ModelSettings } from './model-settings.js';
-import { prepareToolCalls } from './prepare-tool-calls.js';
+import { prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
 import { recordStep } from './record-step.js';
 import type { AgentStep, RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
@@ -103,18 +103,16 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
         return finish(options, 'completed', checked.output);
       }
 
-      const atLimit = turns >= options.maxTurns;
-      state.pendingToolCalls = await prepareToolCalls({
-        ...options,
-        calls: turn.functionCalls,
-        resolveApprovals: !atLimit,
-      });
+      // Pending before anything else can fail, so a failed run resumes by answering these calls.
+      state.pendingToolCalls = prepareToolCalls(turn.functionCalls, options.toolSet, emit);
       step.toolCalls = state.pendingToolCalls.map(({ toolCallId, toolName, arguments: text, input }) => ({
         toolCallId,
         toolName,
         arguments: text,
         input,
       }));
+      const atLimit = turns >= options.maxTurns;
+      if (!atLimit) await requestApprovals({ ...options, pending: state.pendingToolCalls });
       if (atLimit) {
         settlePendingCalls(state, (call) =>
           unrunResult(call, 'turn-limit', turnLimitText(call, options.maxTurns)),
