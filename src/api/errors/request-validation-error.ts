@@ -26,14 +26,11 @@ export interface RequestValidationErrorOptions {
   cause?: unknown;
 }
 
-const marker = Symbol.for('svc-agents.error.request-validation');
-
 /**
  * The caller's request breaks a rule of the service, found before any network call.
  * The message lists one `path: rule` line per issue.
  */
 export class RequestValidationError extends SvcError {
-  private readonly [marker] = true;
   /** The operation whose request broke the rules, e.g. `chat.completions.create`. */
   readonly operation: string;
   /** Every broken rule, in the order found. */
@@ -55,10 +52,5 @@ export class RequestValidationError extends SvcError {
       issues.length > 0 && issues.every((issue) => issue.code === 'unsupported_content_type')
         ? 'unsupported_content_type'
         : 'request_params_invalid';
-  }
-
-  /** True when `error` is a RequestValidationError, even from another copy of the package. */
-  static override isInstance(error: unknown): error is RequestValidationError {
-    return typeof error === 'object' && error !== null && marker in error;
   }
 }
