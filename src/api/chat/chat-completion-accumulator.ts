@@ -1,37 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  ChatCompletion,
-  ChatCompletionChoice,
-  ChatCompletionChunk,
-  ChatCompletionMessage,
-  HostedToolCall,
-  ToolCall,
-  ToolCallDelta,
-  Usage,
-} from '../types/chat.js';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, Usage } from '../types/chat.js';
+import { type ChoiceState, createChoiceState, toChoice } from './choice-state.js';
 import type { ChunkUpdate } from './chunk-update.js';
-
-interface CallState {
-  call: ToolCall | HostedToolCall;
-  hosted: boolean;
-  /** The id was made up locally because the model sent none; a real id replaces it. */
-  syntheticId: boolean;
-}
-
-interface ChoiceState {
-  index: number;
-  content: string | null;
-  reasoning: string | undefined;
-  reasoningContent: string | undefined;
-  audioData: string[] | undefined;
-  audioTranscript: string;
-  calls: CallState[];
-  byIndex: Map<number, number>;
-  byId: Map<string, number>;
-  /** Position of the function call that id-less, index-less (legacy) deltas continue; -1 when none. */
-  lastOpen: number;
-  finishReason: string | null;
-}
+import { mergeToolCallDelta } from './merge-tool-call-delta.js';
 
 /**
  * Folds streamed chunks into the `ChatCompletion` the service would have answered without streaming,
@@ -115,7 +86,8 @@ export class ChatCompletionAccumulator {
         if (delta.audio) this.#audio(state, delta.audio, updates);
         const toolCalls = delta.tool_calls;
         if (toolCalls) {
-          for (let j = 0; j < toolCalls.length; j++) this.#toolCall(state, toolCalls[j]!, updates);
+          for (let j = 0; j < toolCalls.length; j++)
+            mergeToolCallDelta(state, toolCalls[j]!, updates, this.#makeId);
         }
       }
       // "" and a missing finish_reason both mean "still generating".
@@ -129,19 +101,7 @@ export class ChatCompletionAccumulator {
   }
 
   #newChoice(index: number): ChoiceState {
-    const state: ChoiceState = {
-      index,
-      content: null,
-      reasoning: undefined,
-      reasoningContent: undefined,
-      audioData: undefined,
-      audioTranscript: '',
-      calls: [],
-      byIndex: new Map(),
-      byId: new Map(),
-      lastOpen: -1,
-      finishReason: null,
-    };
+    const state = createChoiceState(index);
     this.#choices[index] = state;
     return state;
   }
@@ -156,123 +116,8 @@ export class ChatCompletionAccumulator {
       updates.push({ kind: 'audio', choice: state.index, data, transcript });
   }
 
-  #toolCall(state: ChoiceState, delta: ToolCallDelta, updates: ChunkUpdate[] | undefined): void {
-    const type = delta.type;
-    if (type && type !== 'function') {
-      this.#hostedCall(state, delta, updates);
-      return;
-    }
-    const fn = delta.function;
-    const name = fn?.name ?? '';
-    let position: number | undefined;
-    if (delta.index !== undefined && delta.index !== null) {
-      position = state.byIndex.get(delta.index);
-    } else if (delta.id) {
-      position = state.byId.get(delta.id);
-    } else if (state.lastOpen >= 0) {
-      // Legacy deltas carry neither index nor id: a new name starts a call, anything else continues the last one.
-      const last = state.calls[state.lastOpen]!.call;
-      if (!(name && last.function.name)) position = state.lastOpen;
-    }
-
-    if (position === undefined) {
-      position = state.calls.length;
-      const synthetic = !delta.id;
-      const call: ToolCall = {
-        id: synthetic ? this.#syntheticId(state.index, position) : delta.id!,
-        type: 'function',
-        function: { name, arguments: fn?.arguments ?? '' },
-      };
-      state.calls.push({ call, hosted: false, syntheticId: synthetic });
-      if (delta.index !== undefined && delta.index !== null) state.byIndex.set(delta.index, position);
-      if (!synthetic) state.byId.set(call.id, position);
-      state.lastOpen = position;
-      if (updates) {
-        updates.push({
-          kind: 'tool-call-start',
-          choice: state.index,
-          callPosition: position,
-          id: call.id,
-          name,
-        });
-        if (call.function.arguments) {
-          updates.push({
-            kind: 'tool-call-delta',
-            choice: state.index,
-            callPosition: position,
-            id: call.id,
-            name,
-            argumentsDelta: call.function.arguments,
-          });
-        }
-      }
-      return;
-    }
-
-    const entry = state.calls[position]!;
-    const call = entry.call as ToolCall;
-    if (delta.id && entry.syntheticId) {
-      call.id = delta.id;
-      entry.syntheticId = false;
-      state.byId.set(delta.id, position);
-    }
-    if (name && !call.function.name) call.function.name = name;
-    const argumentsDelta = fn?.arguments ?? '';
-    if (argumentsDelta) call.function.arguments += argumentsDelta;
-    state.lastOpen = position;
-    if (updates && (argumentsDelta || name || delta.id)) {
-      updates.push({
-        kind: 'tool-call-delta',
-        choice: state.index,
-        callPosition: position,
-        id: call.id,
-        name: call.function.name,
-        argumentsDelta,
-      });
-    }
-  }
-
-  /** Hosted calls (web search) are reports, not requests: each one is kept as its own entry. */
-  #hostedCall(state: ChoiceState, delta: ToolCallDelta, updates: ChunkUpdate[] | undefined): void {
-    const fn = delta.function ?? {};
-    const existing = delta.id ? state.byId.get(delta.id) : undefined;
-    let position: number;
-    let call: HostedToolCall;
-    if (existing !== undefined && state.calls[existing]!.hosted) {
-      position = existing;
-      call = state.calls[existing]!.call as HostedToolCall;
-      if (fn.arguments) call.function.arguments = (call.function.arguments ?? '') + fn.arguments;
-      if (fn.results) call.function.results = [...(call.function.results ?? []), ...fn.results];
-      if (fn.name && !call.function.name) call.function.name = fn.name;
-    } else {
-      position = state.calls.length;
-      call = { id: delta.id ?? '', type: delta.type!, function: { ...fn } };
-      state.calls.push({ call, hosted: true, syntheticId: false });
-      if (delta.id) state.byId.set(delta.id, position);
-    }
-    updates?.push({ kind: 'hosted-tool-call', choice: state.index, callPosition: position, call });
-  }
-
-  #syntheticId(choice: number, position: number): string {
+  readonly #makeId = (choice: number, position: number): string => {
     this.#idPrefix ??= `call_${randomBytes(6).toString('hex')}`;
     return `${this.#idPrefix}_${choice}_${position}`;
-  }
-}
-
-function toChoice(state: ChoiceState): ChatCompletionChoice {
-  const message: ChatCompletionMessage = { role: 'assistant', content: state.content };
-  if (state.reasoning !== undefined) message.reasoning = state.reasoning;
-  if (state.reasoningContent !== undefined) message.reasoning_content = state.reasoningContent;
-  if (state.calls.length > 0) {
-    message.tool_calls = state.calls.map(({ call }) => ({ ...call, function: { ...call.function } }));
-  }
-  if (state.audioData)
-    message.audio = { data: joinBase64(state.audioData), transcript: state.audioTranscript };
-  return { index: state.index, message, finish_reason: state.finishReason };
-}
-
-/** Each audio piece is base64 on its own (with its own padding), so pieces are decoded before joining. */
-function joinBase64(pieces: string[]): string {
-  if (pieces.length === 1) return pieces[0]!;
-  return Buffer.concat(pieces.map((piece) => Buffer.from(piece, 'base64'))).toString('base64');
+  };
 }
