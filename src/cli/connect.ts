@@ -1,5 +1,4 @@
 import { SvcClient } from '../api/svc-client.js';
-import { startEmulator } from '../emulator/index.js';
 import type { CommandContext } from './command.js';
 
 /** A client for a command, on the real service or on the embedded emulator. */
@@ -17,6 +16,8 @@ export interface Connection {
 export async function connect(ctx: CommandContext): Promise<Connection> {
   const { env } = ctx.io;
   if (!env.SVC_API_KEY && !env.SVC_BASE_URL) {
+    // Loaded on demand: commands talking to a real service never pay for the emulator's import.
+    const { startEmulator } = await import('../emulator/index.js');
     const emulator = await startEmulator({ port: 0 });
     ctx.defer(() => emulator.close());
     ctx.io.stderr.write(
