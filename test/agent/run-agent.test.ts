@@ -597,6 +597,21 @@ describe('runAgent', () => {
     });
   });
 
+  describe('when the run is given a context', () => {
+    it('should hand it, the client and the call id to the tools', async () => {
+      const whoami = createRecordingTool('whoami', {
+        execute: (_args, ctx) => `${(ctx.context as { userId: string }).userId} ${ctx.client === env.client}`,
+      });
+      env.emu.script([
+        { message: { content: '', tool_calls: [{ id: 'w1', function: { name: 'whoami', arguments: '' } }] } },
+        { message: { content: 'ok' } },
+      ]);
+      const result = await createAgent({ tools: [whoami.tool] }).run('who?', { context: { userId: 'u42' } });
+      expect(result.messages[2]).toEqual({ role: 'tool', tool_call_id: 'w1', content: 'u42 true' });
+      expect(whoami.calls[0]?.toolCallId).toBe('w1');
+    });
+  });
+
   describe('when hooks are given', () => {
     it('should call onStepStart before each request and onStepFinish after each step', async () => {
       const seen: string[] = [];
