@@ -68,6 +68,43 @@ describe('emulator with the official @anthropic-ai/sdk', () => {
       expect(final.content).toEqual(message.content);
     });
 
+    it('should call a matching tool and answer from its tool_result', async () => {
+      const client = new Anthropic({ apiKey: emu.apiKey, baseURL: emu.baseURL, maxRetries: 0 });
+      const tools = [
+        {
+          name: 'get_weather',
+          description: 'Weather of a city',
+          input_schema: {
+            type: 'object' as const,
+            properties: { city: { type: 'string' } },
+            required: ['city'],
+          },
+        },
+      ];
+      const first = await client.messages.create({
+        model: 'svc-3.5-flash',
+        max_tokens: 100,
+        tools,
+        messages: [{ role: 'user', content: 'What is the weather in Lima?' }],
+      });
+      expect(first.stop_reason).toBe('tool_use');
+      const use = first.content.find((block) => block.type === 'tool_use');
+      if (use?.type !== 'tool_use') throw new Error('expected a tool_use block');
+      expect(use).toMatchObject({ name: 'get_weather', input: { city: 'Lima' } });
+      const second = await client.messages.create({
+        model: 'svc-3.5-flash',
+        max_tokens: 100,
+        tools,
+        messages: [
+          { role: 'user', content: 'What is the weather in Lima?' },
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'foggy, 18 C' }] },
+        ],
+      });
+      expect(second.stop_reason).toBe('end_turn');
+      expect(JSON.stringify(second.content)).toContain('get_weather returned foggy, 18 C');
+    });
+
     it('should refuse a wrong x-api-key', async () => {
       const client = new Anthropic({ apiKey: 'wrong', baseURL: emu.baseURL, maxRetries: 0 });
       await expect(
