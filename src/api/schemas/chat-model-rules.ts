@@ -42,7 +42,10 @@ export function checkChatModelRules(params: RawParams, ctx: Ctx): void {
     });
   }
   const levels = reasoningEffortLevels.get(model);
-  if (levels !== undefined && typeof reasoning_effort === 'string' && !levels.includes(reasoning_effort)) {
+  // Values outside low|medium|high are already reported by the field rule; say it once.
+  const isKnownEffort =
+    reasoning_effort === 'low' || reasoning_effort === 'medium' || reasoning_effort === 'high';
+  if (levels !== undefined && isKnownEffort && !levels.includes(reasoning_effort)) {
     ctx.addIssue({
       code: 'custom',
       message: `must be ${listValues(levels)} for ${model}`,

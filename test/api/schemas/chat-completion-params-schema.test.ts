@@ -445,6 +445,13 @@ describe('validateChatCompletionParams', () => {
       expect(() =>
         validateChatCompletionParams(createParams({ model: 'svc-3.5-flash-2603', reasoning_effort: 'high' })),
       ).not.toThrow();
+      expect(
+        issueLinesOf(() =>
+          validateChatCompletionParams(
+            createParams({ model: 'svc-3.5-flash-2603', reasoning_effort: 'max' }),
+          ),
+        ),
+      ).toEqual(['reasoning_effort: must be one of "low", "medium" or "high"']);
       expect(() =>
         validateChatCompletionParams(createParams({ model: 'svc-3.5-flash', reasoning_effort: 'medium' })),
       ).not.toThrow();
