@@ -44,7 +44,7 @@ export async function requestApprovals(options: RequestApprovalsOptions): Promis
   const { pending, toolSet, emit } = options;
   for (const call of pending) {
     const tool = toolSet.functions.get(call.toolName);
-    if (!tool || !tool.parseArguments(call.arguments).ok) continue;
+    if (!tool?.parseArguments(call.arguments).ok) continue;
     const ctx = {
       toolCallId: call.toolCallId,
       signal: options.signal,
