@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SvcClient } from '../../src/api/svc-client.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import { hasScript, type PtySession, startPtySession } from './support/pty-session.js';
@@ -153,6 +154,64 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         expect(await pty.exited).toBe(0);
         expect(pty.output()).toMatch(/uploading \[█{24}\] 4\/4 added to pty_docs/);
         expect(pty.output()).toContain('2 file(s) added to pty_docs');
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('when the user approves a destructive tool', () => {
+    it(
+      'should run it and then answer',
+      async () => {
+        emu.setFaults([]);
+        const client = new SvcClient({ apiKey: emu.apiKey, baseURL: emu.baseURL });
+        const file = await client.files.upload({
+          file: Buffer.from('old notes'),
+          filename: 'old.txt',
+          purpose: 'file-extract',
+        });
+        const pty = startPtySession(['chat'], env);
+        session = pty;
+        await pty.waitFor(/you › /);
+        const mark = pty.output().length;
+        // The id contains "file", so the emulator's model also asks to remove it from a knowledge base first:
+        // two approvals in one turn, answered no then yes.
+        pty.type(`Please delete '${file.id}'\r`);
+        await pty.waitFor(/allow remove_file_from_knowledge_base\(.*\)\? \[y\/N\]/, mark);
+        const second = pty.output().length;
+        pty.type('n\r');
+        await pty.waitFor(/allow delete_file\(.*\)\? \[y\/N\]/, second);
+        pty.type('y\r');
+        await pty.waitFor(/assistant › .*delete_file returned/, mark);
+        await expect(client.files.retrieve(file.id)).rejects.toMatchObject({ status: 404 });
+        pty.type('/exit\r');
+        expect(await pty.exited).toBe(0);
+        await client.close();
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('when a request fails', () => {
+    it(
+      'should print the error in one line and keep the chat open',
+      async () => {
+        emu.setFaults([{ status: 402, path: '/chat/completions', times: 1 }]);
+        const pty = startPtySession(['chat'], env);
+        session = pty;
+        await pty.waitFor(/you › /);
+        let mark = pty.output().length;
+        pty.type('Hello there\r');
+        await pty.waitFor(
+          /error: the account cannot pay for this request \(402 [a-z_]+\)[^\n]*\n.*you › /s,
+          mark,
+        );
+        expect(pty.output().slice(mark)).not.toMatch(/\n\s+at /);
+        mark = pty.output().length;
+        pty.type('Hello again\r');
+        await pty.waitFor(/assistant › .*Hello again/, mark);
+        pty.type('/exit\r');
+        expect(await pty.exited).toBe(0);
       },
       TIMEOUT,
     );
