@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatCompletionCreateParams } from '../../src/api/types/chat.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
-import { runCli } from './support/run-cli-process.js';
+import { childEnv, runCli } from './support/run-cli-process.js';
 
 const SPAWN_TIMEOUT = 60_000;
 
@@ -196,6 +197,35 @@ describe('svc-agents chat', () => {
         expect(stderr).toMatch(/^error: .*SVC_BASE_URL/);
       },
       SPAWN_TIMEOUT,
+    );
+  });
+
+  describe('when started the README way, with npm start', () => {
+    it(
+      'should answer a prompt given after --, and play the demo with empty stdin',
+      async () => {
+        const npm = (args: string[]) =>
+          new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+            const child = spawn('npm', ['start', ...args], {
+              env: childEnv(env),
+              stdio: ['pipe', 'pipe', 'pipe'],
+            });
+            let stdout = '';
+            child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+              stdout += chunk;
+            });
+            child.stdin.end();
+            child.on('error', reject);
+            child.on('close', (code) => resolve({ code, stdout }));
+          });
+        const oneShot = await npm(['--', 'Calculate 17*23']);
+        expect(oneShot.code).toBe(0);
+        expect(oneShot.stdout).toMatch(/result 391/);
+        const demo = await npm([]);
+        expect(demo.code).toBe(0);
+        expect(demo.stdout).toContain('→ get_weather({"city":"Paris"})');
+      },
+      SPAWN_TIMEOUT * 2,
     );
   });
 });
