@@ -4,6 +4,7 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -131,13 +132,26 @@ export class EmulatorState {
 
   private load(dataDir: string): void {
     mkdirSync(join(dataDir, 'files'), { recursive: true });
+    // Temporary files are writes that never got acknowledged (a crash before the rename): drop them.
+    for (const dir of [dataDir, join(dataDir, 'files')]) {
+      for (const name of readdirSync(dir))
+        if (name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
+    }
+    const path = join(dataDir, 'state.json');
     let text: string;
     try {
-      text = readFileSync(join(dataDir, 'state.json'), 'utf8');
+      text = readFileSync(path, 'utf8');
     } catch {
       return;
     }
-    const snapshot = JSON.parse(text) as Snapshot;
+    let snapshot: Snapshot;
+    try {
+      snapshot = JSON.parse(text) as Snapshot;
+    } catch (cause) {
+      throw new Error(`svc emulator: ${path} is not valid JSON; move it away to start empty`, { cause });
+    }
+    if (snapshot.version !== 1)
+      throw new Error(`svc emulator: ${path} has unknown version ${String(snapshot.version)}`);
     this.seq = snapshot.seq;
     for (const file of snapshot.files) this.files.set(file.id, file);
     for (const store of snapshot.stores) this.stores.set(store.id, store);

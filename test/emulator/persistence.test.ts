@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,33 @@ describe('emulator persistence', () => {
       await emu.close();
       const snapshot = JSON.parse(await readFile(join(dataDir, 'state.json'), 'utf8'));
       expect(snapshot).toMatchObject({ version: 1, stores: [expect.objectContaining({ name: 'a' })] });
+    });
+  });
+
+  describe('when a previous run crashed mid-write', () => {
+    it('should drop unacknowledged temporary files and keep what was acknowledged', async () => {
+      const first = await startEmulator({ dataDir });
+      const store = (
+        await call(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'kept' })
+      ).json<{ id: string }>();
+      await first.close();
+      await writeFile(join(dataDir, 'state.json.123.abcd.tmp'), '{"half":');
+      await writeFile(join(dataDir, 'files', 'file-x.123.abcd.tmp'), 'partial');
+      const second = await startEmulator({ dataDir });
+      try {
+        expect(
+          (await call(second.baseURL, second.apiKey, 'GET', `/v1/vector_stores/${store.id}`)).status,
+        ).toBe(200);
+        expect((await readdir(dataDir)).some((name) => name.endsWith('.tmp'))).toBe(false);
+        expect(await readdir(join(dataDir, 'files'))).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('should refuse a corrupt state file with a clear message', async () => {
+      await writeFile(join(dataDir, 'state.json'), '{"version":');
+      await expect(startEmulator({ dataDir })).rejects.toThrow(/state\.json is not valid JSON/);
     });
   });
 
