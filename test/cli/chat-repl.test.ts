@@ -216,4 +216,19 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
       TIMEOUT,
     );
   });
+
+  describe('when given a prompt on a terminal', () => {
+    it(
+      'should show the spinner, the tool activity and the answer together, then exit 0',
+      async () => {
+        emu.setFaults([]);
+        const pty = startPtySession(['chat', 'What is the weather in Paris?'], env);
+        session = pty;
+        expect(await pty.exited).toBe(0);
+        expect(pty.output()).toContain('⠋ thinking');
+        expect(pty.output()).toMatch(/→ get_weather\(\{"city":"Paris"\}\)[\s\S]*light rain/);
+      },
+      TIMEOUT,
+    );
+  });
 });

@@ -9,6 +9,7 @@ import { runSlashCommand } from '../chat/slash-commands.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { nullStream } from '../ui/null-stream.js';
+import { createSpinner } from '../ui/spinner.js';
 import { defaultChatModel } from './defaults.js';
 
 function summary(prompt: string, result: RunResult) {
@@ -110,10 +111,7 @@ export const chatCommand: CommandSpec = {
     });
     const prompt = args.positionals.join(' ').trim();
     if (prompt) {
-      const result = await session.send(prompt, {
-        onEvent: createOneShotRenderer(ctx),
-        decide: async () => false,
-      });
+      const result = await runOneShot(ctx, session, prompt);
       if (ctx.json) ctx.printJson(summary(prompt, result));
       return 0;
     }
@@ -128,16 +126,28 @@ export const chatCommand: CommandSpec = {
   },
 };
 
-function createOneShotRenderer(ctx: CommandContext) {
-  const tty = Boolean(ctx.io.stdout.isTTY);
+/** One prompt: on a terminal everything shows together (with a spinner); piped, stdout carries the answer alone. */
+async function runOneShot(ctx: CommandContext, session: ChatSession, prompt: string): Promise<RunResult> {
+  const tty = Boolean(ctx.io.stdout.isTTY) && !ctx.json;
+  const trace = ctx.json ? nullStream : tty ? ctx.io.stdout : ctx.io.stderr;
+  const spinner = createSpinner(tty ? ctx.io.stdout : nullStream);
   const renderer = createEventRenderer({
     answer: ctx.json ? nullStream : ctx.io.stdout,
-    // On a terminal, show everything together; piped, stdout carries the answer alone.
-    trace: ctx.json ? nullStream : tty ? ctx.io.stdout : ctx.io.stderr,
+    trace,
     style: tty ? ctx.style.out : ctx.style.err,
+    spinner,
   });
-  return (event: Parameters<typeof renderer.render>[0]) => {
-    renderer.render(event);
-    if (event.type === 'finish' || event.type === 'error' || event.type === 'abort') renderer.end();
-  };
+  spinner.start('thinking');
+  try {
+    return await session.send(prompt, {
+      onEvent: (event) => renderer.render(event),
+      decide: async (item) => {
+        renderer.end();
+        trace.write(`  no one to approve ${item.toolName} with a prompt argument; rejected\n`);
+        return false;
+      },
+    });
+  } finally {
+    renderer.end();
+  }
 }
