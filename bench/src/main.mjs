@@ -22,15 +22,36 @@ const quick = flag('quick');
 const skip = new Set((option('skip') ?? '').split(',').filter(Boolean));
 
 const PLAN = quick
-  ? { rounds: 3, runsC1: 10, runsC64: 64, warmC1: 10, decodeRounds: 3, rssRounds: 1, importRounds: 5 }
-  : { rounds: 5, runsC1: 30, runsC64: 128, warmC1: 20, decodeRounds: 5, rssRounds: 3, importRounds: 10 };
+  ? {
+      rounds: 3,
+      runsC1: 10,
+      runsC64: 64,
+      warmC1: 10,
+      decodeRounds: 3,
+      rssRounds: 1,
+      rssRuns: 64,
+      importRounds: 5,
+    }
+  : {
+      rounds: 5,
+      runsC1: 30,
+      runsC64: 128,
+      warmC1: 20,
+      decodeRounds: 5,
+      rssRounds: 3,
+      rssRuns: 128,
+      importRounds: 10,
+    };
 if (option('rounds')) PLAN.rounds = Number(option('rounds'));
 
 const ALL = ['raw', 'svc-agents', 'openai-loop', 'openai-runtools', 'ai-sdk', 'openai-agents'];
 const notes = [];
 
+const t0 = Date.now();
 function log(...parts) {
-  process.stderr.write(`${parts.join(' ')}\n`);
+  process.stderr.write(
+    `[${String(Math.round((Date.now() - t0) / 1000)).padStart(3)} s] ${parts.join(' ')}\n`,
+  );
 }
 
 function ensureBuild() {
@@ -112,15 +133,26 @@ async function startWorker(name, baseURL) {
     });
   });
   await ready;
-  const call = (type, payload = {}) =>
+  // A call that hangs (a peer stuck on a stream) must not hang the whole bench: kill the worker.
+  const call = (type, payload = {}, timeoutMs = 180_000) =>
     new Promise((resolve, reject) => {
       if (exited) return reject(exited);
       const id = nextId++;
-      pending.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        child.kill('SIGKILL');
+        reject(
+          new Error(`${name}: ${type} ${JSON.stringify(payload)} timed out after ${timeoutMs / 1000} s`),
+        );
+      }, timeoutMs);
+      pending.set(id, {
+        resolve: (v) => (clearTimeout(timer), resolve(v)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
       child.send({ id, type, ...payload });
     });
   const info = await call('setup', { baseURL });
-  return { name, call, info, stop: () => call('exit').catch(() => {}) };
+  return { name, call, info, stop: () => call('exit', {}, 10_000).catch(() => child.kill('SIGKILL')) };
 }
 
 function rotate(list, by) {
@@ -178,11 +210,23 @@ async function measureRss(names, baseURL, results) {
     for (const stream of [false, true]) {
       for (const name of rotate(names, round)) {
         // A fresh process each time: a heap that already grew in earlier batches would hide the growth.
+        const t0 = Date.now();
         const w = await startWorker(name, baseURL);
-        // One run first, so lazily loaded code is not counted as growth; nothing else has run yet.
-        await w.call('cpu', { stream, concurrency: 1, runs: 1 });
-        const r = await w.call('rss', { stream, concurrency: 64, runs: 192 });
-        await w.stop();
+        const t1 = Date.now();
+        let r;
+        try {
+          // One run first, so lazily loaded code is not counted as growth; nothing else has run yet.
+          await w.call('cpu', { stream, concurrency: 1, runs: 1 });
+          r = await w.call('rss', { stream, concurrency: 64, runs: PLAN.rssRuns });
+        } catch (error) {
+          notes.push(`rss round ${round + 1}: ${String(error.message).split('\n')[0]}`);
+          continue;
+        } finally {
+          await w.stop();
+          log(
+            `  ${name} ${stream ? 'streamed' : 'non-streamed'}: start ${t1 - t0} ms, total ${Date.now() - t0} ms`,
+          );
+        }
         push(results, ['rss', stream ? 's-c64' : 'ns-c64', name], r.growthBytes / 2 ** 20, round);
         push(
           results,
