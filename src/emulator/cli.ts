@@ -48,12 +48,11 @@ export async function runEmulatorCli(
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // Closing by hand also drops the signal handlers, so embedding the CLI leaks nothing.
-  return {
-    ...emulator,
-    close: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      return emulator.close();
-    },
+  const close = emulator.close;
+  emulator.close = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    return close();
   };
+  return emulator;
 }

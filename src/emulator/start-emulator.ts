@@ -10,7 +10,7 @@ import { matchRoute } from './router.js';
 import { controlRoute } from './routes/control.js';
 import { ScriptQueue } from './script-queue.js';
 import { EmulatorState } from './state.js';
-import type { Emulator, EmulatorFault, EmulatorOptions, RecordedRequest } from './types.js';
+import type { Emulator, EmulatorFault, EmulatorOptions, RecordedRequest, ScriptedAnswer } from './types.js';
 import { faultReply, writeReply } from './write-reply.js';
 
 // 128 MB storage uploads plus multipart framing.
@@ -129,11 +129,10 @@ export async function startEmulator({
   const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   baseURL = `http://${shownHost}:${address.port}`;
 
-  return {
+  const emulator = {
     baseURL,
-    apiKey,
     port: address.port,
-    script: (answers) => script.push(answers),
+    script: (answers: ScriptedAnswer[]) => script.push(answers),
     requests: hooks.requests,
     reset: hooks.reset,
     setFaults: hooks.setFaults,
@@ -142,7 +141,10 @@ export async function startEmulator({
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
-  };
+  } as Emulator;
+  // Not enumerable: the key stays out of JSON.stringify, util.inspect and object spreads.
+  Object.defineProperty(emulator, 'apiKey', { value: apiKey, enumerable: false });
+  return emulator;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -107,7 +107,7 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** Service root, e.g. `http://127.0.0.1:8787` (clients append `/v1/...`). */
   readonly baseURL: string;
-  /** The key the emulator accepts. */
+  /** The key the emulator accepts (not enumerable, so it stays out of logs and JSON). */
   readonly apiKey: string;
   /** Port actually bound. */
   readonly port: number;
@@ -120,5 +120,5 @@ export interface Emulator {
   /** Replaces the runtime faults (those given to `startEmulator` included). */
   setFaults(faults: EmulatorFault[]): void;
   /** Stops the server and closes open connections. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }

@@ -94,6 +94,20 @@ describe('emulator scripted mode', () => {
     });
   });
 
+  describe('when the emulator object is logged', () => {
+    it('should keep the key out of JSON and util.inspect, yet readable', async () => {
+      const { inspect } = await import('node:util');
+      const keyed = await startEmulator({ apiKey: 'sk-secret-emulator-key' });
+      try {
+        expect(keyed.apiKey).toBe('sk-secret-emulator-key');
+        expect(JSON.stringify(keyed)).not.toContain('sk-secret');
+        expect(inspect(keyed)).not.toContain('sk-secret');
+      } finally {
+        await keyed.close();
+      }
+    });
+  });
+
   describe('when requests are recorded', () => {
     it('should list them without the key, over HTTP too', async () => {
       await post(chat);
