@@ -128,6 +128,38 @@ describe('svc-agents commands', () => {
     );
 
     it(
+      'should add the image to an image knowledge base with a description, refusing text files up front',
+      async () => {
+        expect((await cli(['kb', 'create', 'pictures', '--type', 'image'])).code).toBe(0);
+        const before = emu.requests().length;
+        const refused = await cli(['kb', 'add', 'pictures', 'fox.png', 'hours.md']);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toBe(
+          'error: hours.md: an image knowledge base takes png, jpg, webp or gif files\n',
+        );
+        expect(emu.requests().filter((r) => r.method === 'POST').length).toBe(
+          emu
+            .requests()
+            .slice(0, before)
+            .filter((r) => r.method === 'POST').length,
+        );
+        const added = JSON.parse((await cli(['kb', 'add', 'pictures', 'fox.png', '--json'])).stdout) as {
+          store: { id: string };
+          files: Array<{ id: string }>;
+        };
+        const request = emu
+          .requests()
+          .findLast((r) => r.path === `/v1/vector_stores/${added.store.id}/files`);
+        expect(request?.body).toMatchObject({ files: [{ description: 'fox.png' }] });
+        const file = await fetch(`${emu.baseURL}/v1/files/${added.files[0]?.id}`, {
+          headers: { authorization: `Bearer ${emu.apiKey}` },
+        });
+        expect(await file.json()).toMatchObject({ purpose: 'retrieval-image', status: 'success' });
+      },
+      TIMEOUT,
+    );
+
+    it(
       'should refuse a size the spec does not list, naming the field, before any request',
       async () => {
         const before = emu.requests().length;

@@ -27,15 +27,16 @@ export const kbAddCommand: CommandSpec = {
     const { client } = await connect(ctx);
     const store = await resolveStore(client, storeArg);
     const imageStore = store.type === 'image';
+    // Check every file before uploading any, so a bad one in the list leaves nothing half done.
+    const wrongType = paths.find((path) => imageStore && !imageExtensions.has(extname(path).toLowerCase()));
+    if (wrongType)
+      throw new Error(`${basename(wrongType)}: an image knowledge base takes png, jpg, webp or gif files`);
     const bar = createProgressBar(ctx.io.stderr, paths.length * 2, 'uploading');
     let done = 0;
 
     const uploaded = [];
     for (const [i, path] of paths.entries()) {
       const name = basename(path);
-      if (imageStore && !imageExtensions.has(extname(path).toLowerCase())) {
-        throw new Error(`${name}: an image knowledge base takes png, jpg, webp or gif files`);
-      }
       bar.update(done, `uploading ${name}`);
       const file = await client.files.upload({
         file: files[i] as string,
