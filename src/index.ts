@@ -1,0 +1,244 @@
+/**
+ * svc-agents: tool-calling agents on the svc Inference and Knowledge Service.
+ * Every public export is listed by name; internals stay unexported on purpose.
+ * The emulator lives in its own entry, `svc-agents/emulator`, so the main import stays light.
+ */
+
+// Agent
+export { Agent, type AgentInput } from './agent/agent.js';
+export type { AgentHooks } from './agent/agent-hooks.js';
+export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
+export { AgentStream } from './agent/agent-stream.js';
+export { AgentOptionsError } from './agent/errors/agent-options-error.js';
+export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
+export { OutputValidationError } from './agent/errors/output-validation-error.js';
+export { RunStateError } from './agent/errors/run-state-error.js';
+export { ToolApprovalError } from './agent/errors/tool-approval-error.js';
+export type {
+  AbortEvent,
+  AgentEvent,
+  AgentEventMap,
+  AgentEventType,
+  AudioDeltaEvent,
+  ErrorEvent,
+  FinishEvent,
+  FinishStepEvent,
+  HostedToolCallEvent,
+  ReasoningDeltaEvent,
+  StartEvent,
+  StartStepEvent,
+  TextDeltaEvent,
+  ToolApprovalRequestEvent,
+  ToolCallEvent,
+  ToolErrorEvent,
+  ToolInputDeltaEvent,
+  ToolInputStartEvent,
+  ToolResultEvent,
+} from './agent/events.js';
+export type { ModelSettings } from './agent/model-settings.js';
+export type {
+  AgentStep,
+  CompletedRunResult,
+  InterruptedRunResult,
+  RunResult,
+  StepToolCall,
+  StepToolResult,
+  ToolApprovalItem,
+} from './agent/run-result.js';
+export { type PendingToolCall, RunState } from './agent/run-state.js';
+export {
+  allOf,
+  anyOf,
+  hasToolCall,
+  isRepeatedToolCall,
+  isStepCount,
+  type StopCondition,
+} from './agent/stop-conditions.js';
+export type { AgentUsage } from './agent/usage.js';
+// Client
+export { ChatCompletionAccumulator } from './api/chat/chat-completion-accumulator.js';
+export { ChatCompletionStream, type ChunkWithUpdates } from './api/chat/chat-completion-stream.js';
+export type { ChunkUpdate } from './api/chat/chunk-update.js';
+export {
+  type RequestValidationCode,
+  RequestValidationError,
+  type RequestValidationIssue,
+} from './api/errors/request-validation-error.js';
+export { FileProcessingError } from './api/files/file-processing-error.js';
+export { CursorPage } from './api/pagination/cursor-page.js';
+export { PagePromise } from './api/pagination/page-promise.js';
+export { type AudioPart, audioPart } from './api/parts/audio-part.js';
+export {
+  type AudioFormat,
+  detectAudioFormat,
+  detectImageFormat,
+  type ImageFormat,
+} from './api/parts/detect-media-format.js';
+export { type ImagePart, type ImagePartOptions, imagePart } from './api/parts/image-part.js';
+export { PartInputError } from './api/parts/part-input-error.js';
+export { type TextPart, textPart } from './api/parts/text-part.js';
+export { type VideoPart, videoPart } from './api/parts/video-part.js';
+export type { Channel, ChatCompletions } from './api/resources/chat-completions.js';
+export type { Files } from './api/resources/files.js';
+export type { Images } from './api/resources/images.js';
+export type { Messages } from './api/resources/messages.js';
+export type { Models } from './api/resources/models.js';
+export type { Tokens } from './api/resources/tokens.js';
+export type { VectorStoreFiles } from './api/resources/vector-store-files.js';
+export type { VectorStores } from './api/resources/vector-stores.js';
+export type { Audio, Voices } from './api/resources/voices.js';
+export { validateChatCompletionParams } from './api/schemas/chat-completion-params-schema.js';
+export { SvcClient, type SvcClientOptions } from './api/svc-client.js';
+export type {
+  AssistantMessage,
+  AudioOutputParams,
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionCreateParams,
+  ChatCompletionDelta,
+  ChatCompletionMessage,
+  ChatMessage,
+  ContentPart,
+  FinishReason,
+  FunctionParameters,
+  FunctionToolDefinition,
+  HostedToolCall,
+  ResponseFormat,
+  RetrievalToolDefinition,
+  SystemMessage,
+  ToolCall,
+  ToolCallDelta,
+  ToolDefinition,
+  ToolMessage,
+  Usage,
+  UserMessage,
+  WebSearchResult,
+  WebSearchToolDefinition,
+} from './api/types/chat.js';
+export type {
+  FileDeleted,
+  FileList,
+  FileListParams,
+  FileObject,
+  FilePurpose,
+  FileStatus,
+  FileUploadParams,
+  Uploadable,
+  WaitUntilReadyOptions,
+} from './api/types/files.js';
+export type { GeneratedImage, ImageGenerateParams, ImageGeneration, ImageSize } from './api/types/images.js';
+export type { CursorPageQuery, CursorPageResponse, ListResponse } from './api/types/lists.js';
+export type {
+  MessagesContentBlock,
+  MessagesCountTokensParams,
+  MessagesMessage,
+  MessagesTokenCount,
+  MessagesTool,
+} from './api/types/messages.js';
+export type { Model, ModelList } from './api/types/models.js';
+export type { RequestOptions } from './api/types/request-options.js';
+export type { TokenCount, TokenCountParams } from './api/types/tokens.js';
+export type {
+  VectorStore,
+  VectorStoreCreateParams,
+  VectorStoreDeleted,
+  VectorStoreFile,
+  VectorStoreFileBatch,
+  VectorStoreFileCounts,
+  VectorStoreFileCreateParams,
+  VectorStoreFileDeleted,
+  VectorStoreFileListParams,
+  VectorStoreListParams,
+  VectorStoreType,
+} from './api/types/vector-stores.js';
+export type {
+  Voice,
+  VoiceCreated,
+  VoiceCreateParams,
+  VoiceListParams,
+  VoiceModel,
+} from './api/types/voices.js';
+// Tools
+export { type FileToolName, type FileToolsOptions, fileTools } from './tools/built-in/file-tools.js';
+export {
+  type KnowledgeBaseToolName,
+  type KnowledgeBaseToolsOptions,
+  knowledgeBaseTools,
+} from './tools/built-in/knowledge-base-tools.js';
+export { PathOutsideRootError } from './tools/built-in/resolve-inside-root.js';
+export type { ToolSelection } from './tools/built-in/select-tools.js';
+export { createRejectedOutcome } from './tools/create-rejected-outcome.js';
+export { createToolSet, toolNameOf } from './tools/create-tool-set.js';
+export {
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type DefineToolOptions,
+  defineTool,
+  TOOL_NAME_PATTERN,
+} from './tools/define-tool.js';
+export {
+  InvalidToolArgumentsError,
+  type ToolArgumentIssue,
+} from './tools/errors/invalid-tool-arguments-error.js';
+export { NoSuchToolError } from './tools/errors/no-such-tool-error.js';
+export { ToolDefinitionError } from './tools/errors/tool-definition-error.js';
+export { ToolExecutionError } from './tools/errors/tool-execution-error.js';
+export { ToolTimeoutError } from './tools/errors/tool-timeout-error.js';
+export {
+  type ExecuteToolCallOptions,
+  executeToolCall,
+  type ToolErrorMode,
+} from './tools/execute-tool-call.js';
+export {
+  DEFAULT_TOOL_CONCURRENCY,
+  type ExecuteToolCallsOptions,
+  executeToolCalls,
+} from './tools/execute-tool-calls.js';
+export { formatToolOutput } from './tools/format-tool-output.js';
+export {
+  DEFAULT_RETRIEVAL_PROMPT_TEMPLATE,
+  DEFAULT_WEB_SEARCH_DESCRIPTION,
+  hostedTools,
+  type RetrievalToolOptions,
+  type WebSearchToolOptions,
+} from './tools/hosted-tools.js';
+export { resolveNeedsApproval } from './tools/resolve-needs-approval.js';
+export type {
+  AnyTool,
+  HostedTool,
+  NeedsApproval,
+  ParseArgumentsResult,
+  Tool,
+  ToolCallOutcome,
+  ToolCallStatus,
+  ToolContext,
+  ToolSet,
+} from './tools/tool.js';
+export {
+  type SerializedToolCallOutcome,
+  ToolCallLedger,
+  type ToolCallLedgerJSON,
+} from './tools/tool-call-ledger.js';
+export type {
+  InferToolArgs,
+  JsonSchemaParameters,
+  ToolParameters,
+  Zod3Schema,
+} from './tools/tool-parameters.js';
+
+// Transport
+export type { ClientOptions } from './transport/client-options.js';
+export { APIConnectionError } from './transport/errors/api-connection-error.js';
+export { APIError } from './transport/errors/api-error.js';
+export { APITimeoutError } from './transport/errors/api-timeout-error.js';
+export { APIUserAbortError } from './transport/errors/api-user-abort-error.js';
+export { AuthenticationError } from './transport/errors/authentication-error.js';
+export { BadRequestError } from './transport/errors/bad-request-error.js';
+export { ConfigurationError } from './transport/errors/configuration-error.js';
+export { ContentModerationError } from './transport/errors/content-moderation-error.js';
+export { InternalServerError } from './transport/errors/internal-server-error.js';
+export { NotFoundError } from './transport/errors/not-found-error.js';
+export { PaymentRequiredError } from './transport/errors/payment-required-error.js';
+export { RateLimitError } from './transport/errors/rate-limit-error.js';
+export { SvcError } from './transport/errors/svc-error.js';

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import * as emulatorEntry from '../src/emulator/index.js';
+import * as mainEntry from '../src/index.js';
+
+describe('package entry points', () => {
+  describe('when the main entry is imported', () => {
+    it('should expose the agent, tools, client and error classes by name', () => {
+      for (const name of [
+        'Agent',
+        'RunState',
+        'defineTool',
+        'hostedTools',
+        'knowledgeBaseTools',
+        'fileTools',
+        'SvcClient',
+        'ChatCompletionStream',
+        'imagePart',
+        'SvcError',
+        'APIError',
+        'RateLimitError',
+        'RequestValidationError',
+        'ToolDefinitionError',
+        'MaxTurnsExceededError',
+      ]) {
+        expect(mainEntry, name).toHaveProperty(name);
+      }
+    });
+
+    it('should not pull the emulator into the main entry', () => {
+      expect(mainEntry).not.toHaveProperty('startEmulator');
+    });
+  });
+
+  describe('when the emulator entry is imported', () => {
+    it('should expose startEmulator', () => {
+      expect(typeof emulatorEntry.startEmulator).toBe('function');
+    });
+  });
+
+  describe('when every error class is checked', () => {
+    it('should recognise subclasses through SvcError.isInstance', () => {
+      const error = new mainEntry.ToolDefinitionError({ toolName: 'x', rule: 'bad' });
+      expect(mainEntry.SvcError.isInstance(error)).toBe(true);
+    });
+  });
+});
