@@ -13,7 +13,7 @@ describe('svc-agents --help', () => {
     });
   });
 
-  describe.each(commands.filter((c) => !c.rawArgs).map((c) => [c.path.join(' '), c] as const))(
+  describe.each(commands.map((c) => [c.path.join(' '), c] as const))(
     'when asked for the help of %s',
     (name, command) => {
       it('should print its usage, its options, --json and exit 0 without contacting any service', async () => {
@@ -36,6 +36,7 @@ describe('svc-agents --help', () => {
       [['tokens', 'x', '--nope'], /^error: unknown option '--nope' \(see: svc-agents tokens --help\)\n$/],
       [['kb', 'create', 'docs', '--type', 'video'], /^error: --type must be text or image, got "video"/],
       [['image', 'a cat', '--seed', 'abc'], /^error: --seed must be a non-negative integer, got "abc"/],
+      [['emulator', '--bogus'], /^error: unknown option '--bogus' \(see: svc-agents emulator --help\)\n$/],
     ])('should print one line for %j and exit 2', async (argv, pattern) => {
       const io = memoryIo({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'unused' });
       expect(await runCli(argv, io)).toBe(2);
