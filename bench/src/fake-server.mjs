@@ -149,16 +149,25 @@ function writePaced(res, events) {
   let i = 0;
   const next = () => {
     if (res.destroyed) return;
+    // One event per loop turn, and the end of the body on a turn of its own (as a real server often
+    // sends it after [DONE]); honour back-pressure so a slow client is not flooded.
+    if (i === events.length) return void res.end();
     const ok = res.write(events[i++]);
-    if (i === events.length) res.end();
-    // One event per loop turn; honour back-pressure so a slow client is not flooded.
-    else if (ok) setImmediate(next);
+    if (ok) setImmediate(next);
     else res.once('drain', next);
   };
   next();
 }
 
+const stats = { connections: 0, requests: 0 };
+
 function handle(req, res, raw) {
+  // Diagnostics for the driver: how many TCP connections the contestants opened (keep-alive reuse).
+  if (req.method === 'GET' && req.url === '/stats') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return void res.end(JSON.stringify(stats));
+  }
+  stats.requests++;
   if (req.method !== 'POST' || !req.url.endsWith('/chat/completions'))
     return fail(res, 404, `no route ${req.url}`);
   if (!req.headers.authorization) return fail(res, 401, 'missing Authorization');
@@ -219,6 +228,7 @@ const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   req.on('data', (d) => parts.push(d));
   req.on('end', () => handle(req, res, Buffer.concat(parts).toString('utf8')));
 });
+server.on('connection', () => stats.connections++);
 server.keepAliveTimeout = 60_000;
 server.headersTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {

@@ -152,7 +152,19 @@ async function startWorker(name, baseURL) {
       child.send({ id, type, ...payload });
     });
   const info = await call('setup', { baseURL });
-  return { name, call, info, stop: () => call('exit', {}, 10_000).catch(() => child.kill('SIGKILL')) };
+  return {
+    name,
+    baseURL,
+    call,
+    info,
+    stop: () => call('exit', {}, 10_000).catch(() => child.kill('SIGKILL')),
+  };
+}
+
+async function serverStats(baseURL) {
+  // The driver's own connection is counted too; it is one per measurement, never per run.
+  const res = await fetch(`${baseURL}/stats`);
+  return res.json();
 }
 
 function rotate(list, by) {
@@ -182,7 +194,10 @@ async function measureCpu(workers, results) {
     for (const s of SCENARIOS) {
       for (const w of rotate(workers, round)) {
         const runs = s.concurrency === 1 ? PLAN.runsC1 : PLAN.runsC64;
+        const before = await serverStats(w.baseURL);
         const r = await w.call('cpu', { stream: s.stream, concurrency: s.concurrency, runs });
+        const after = await serverStats(w.baseURL);
+        push(results, ['connections', s.key, w.name], (after.connections - before.connections) / runs, round);
         push(results, ['cpu', s.key, w.name], r.cpuMsPerRun, round);
         push(results, ['wall', s.key, w.name], r.wallMsMedian, round);
         push(results, ['throughput', s.key, w.name], r.runsPerSec, round);

@@ -1,6 +1,10 @@
-// Child of profile.mjs, started with --cpu-prof: warm up one contestant, then run it under the profiler.
-// Usage: node --cpu-prof profile-run.mjs <contestant> <baseURL> <stream 0|1> <concurrency> <runs>
-const [name, baseURL, streamFlag, concurrencyText, runsText] = process.argv.slice(2);
+// Child of profile.mjs: warm one contestant up, then profile only the measured runs (node:inspector),
+// so module loading and JIT warm-up do not drown the steady-state hot spots.
+// Usage: node profile-run.mjs <contestant> <baseURL> <stream 0|1> <concurrency> <runs> <out.cpuprofile>
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+
+const [name, baseURL, streamFlag, concurrencyText, runsText, out] = process.argv.slice(2);
 const stream = streamFlag === '1';
 const concurrency = Number(concurrencyText);
 const runs = Number(runsText);
@@ -11,7 +15,17 @@ const batch = async (n) => {
     await Promise.all(Array.from({ length: Math.min(concurrency, n - done) }, () => impl.run(stream)));
   }
 };
-await batch(Math.min(runs, 64));
+await batch(Math.max(64, concurrency));
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: 100 });
+await session.post('Profiler.start');
+const c0 = process.cpuUsage();
 await batch(runs);
+const cpu = process.cpuUsage(c0);
+const { profile } = await session.post('Profiler.stop');
+writeFileSync(out, JSON.stringify(profile));
+process.stdout.write(`${JSON.stringify({ cpuMsPerRun: (cpu.user + cpu.system) / 1000 / runs })}\n`);
 await impl.close?.();
 process.exit(0);

@@ -1,8 +1,8 @@
 // node bench/src/profile.mjs <contestant> [--stream] [--concurrency=N] [--runs=N]
-// Runs one contestant under `node --cpu-prof` against the fake server and prints the top functions by
+// Runs one contestant under the V8 CPU profiler (node:inspector, after a warm-up) against the fake server and prints the top functions by
 // self time (file:line), plus self time per file, so a hot spot can be named precisely.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -24,28 +24,23 @@ const server = spawn(process.execPath, [join(here, 'fake-server.mjs')], {
 const { port } = JSON.parse(
   await new Promise((r) => createInterface({ input: server.stdout }).once('line', r)),
 );
-const started = Date.now();
+const file = join(outDir, `${name}-${stream ? 'stream' : 'nostream'}-c${concurrency}.cpuprofile`);
 const child = spawnSync(
   process.execPath,
   [
-    '--cpu-prof',
-    `--cpu-prof-dir=${outDir}`,
     join(here, 'profile-run.mjs'),
     name,
     `http://127.0.0.1:${port}`,
     stream ? '1' : '0',
     String(concurrency),
     String(runs),
+    file,
   ],
-  { stdio: 'inherit' },
+  { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 server.kill();
 if (child.status !== 0) process.exit(child.status ?? 1);
-const file = readdirSync(outDir)
-  .filter((f) => f.endsWith('.cpuprofile'))
-  .map((f) => join(outDir, f))
-  .filter((f) => statSync(f).mtimeMs >= started)
-  .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+const { cpuMsPerRun } = JSON.parse(child.stdout.toString());
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
 // Self time per node = samples hitting it x sampling interval.
@@ -72,9 +67,28 @@ for (const [id, n] of hits) {
 }
 const pct = (n) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
 console.log(
-  `\n${name} ${stream ? 'streamed' : 'non-streamed'} c=${concurrency}, ${runs} runs; profile: ${relative(process.cwd(), file)}\n`,
+  `\n${name} ${stream ? 'streamed' : 'non-streamed'} c=${concurrency}, ${runs} runs, ${cpuMsPerRun.toFixed(2)} ms CPU per run; profile: ${relative(process.cwd(), file)}\n`,
 );
 console.log(`Top functions by self time (% of ${total} busy samples):`);
 for (const [k, n] of [...fnKey].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(n)}  ${k}`);
 console.log('\nSelf time by file:');
 for (const [k, n] of [...fileKey].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(n)}  ${k}`);
+
+// Inclusive (total) time of functions in the library (dist/ or src/) and the contestant, to see which
+// step of the loop the self time above belongs to.
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const inclusive = new Map();
+for (const [id, n] of hits) {
+  const seen = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const cf = byId.get(cur).callFrame;
+    if (!/\/(dist|src)\//.test(cf.url) || cf.url.includes('node_modules')) continue;
+    const k = `${cf.functionName || '(anonymous)'}  ${where(cf)}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    inclusive.set(k, (inclusive.get(k) ?? 0) + n);
+  }
+}
+console.log('\nInclusive time of library and contestant functions:');
+for (const [k, n] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(n)}  ${k}`);

@@ -103,6 +103,22 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
       ),
     );
   }
+  if (results['connections|ns-c1']) {
+    out.push(
+      '',
+      '## New TCP connections per run (diagnostic: 0 means keep-alive reuse; a run makes 4 requests)',
+      '',
+    );
+    out.push(
+      table(
+        ['contestant', ...scen.map(([, l]) => l)],
+        contestants.map((n) => [
+          label(n),
+          ...scen.map(([k]) => fmt(median(results[`connections|${k}`]?.[n] ?? []))),
+        ]),
+      ),
+    );
+  }
   const decodeCpu = results['decode-cpu|all'];
   if (decodeCpu) {
     out.push('', `## Stream decode throughput (${'20,000'}-chunk stream, chunks/s, higher is better)`, '');
