@@ -35,10 +35,30 @@ export class HintPicker {
     return this.strings[this.string++];
   }
 
+  private readonly usedMembers = new Set<unknown>();
+
   /** True when the message mentions this text (case-insensitive, whole word). */
   mentions(value: string): boolean {
+    return this.position(value) >= 0;
+  }
+
+  /**
+   * The enum member the message names, in the order the message names them, each used once when it can be:
+   * "250 EUR to USD" gives `from: EUR`, `to: USD`. Falls back to the first member.
+   */
+  pickMember(members: unknown[]): unknown {
+    const named = members
+      .filter((m): m is string => typeof m === 'string' && this.position(m) >= 0)
+      .sort((a, b) => this.position(a) - this.position(b));
+    const chosen = named.find((m) => !this.usedMembers.has(m)) ?? named[0] ?? members[0];
+    this.usedMembers.add(chosen);
+    return chosen;
+  }
+
+  private position(value: string): number {
     const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(this.hints.text);
+    const match = new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').exec(this.hints.text);
+    return match ? match.index : -1;
   }
 }
 
@@ -94,7 +114,7 @@ function build(
     );
   }
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    return schema.enum.find((v) => typeof v === 'string' && picker.mentions(v)) ?? schema.enum[0];
+    return picker.pickMember(schema.enum);
   }
   switch (typeOf(schema)) {
     case 'object':
