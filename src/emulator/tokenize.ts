@@ -1,10 +1,9 @@
 import { countTokens } from 'gpt-tokenizer';
 import { readAudioDuration } from './media/audio-duration.js';
+import { highDetailImageTokens, readImageSize } from './media/image-size.js';
 
 /** What a `detail: low` image costs, as the service documents ("roughly 400 tokens"). */
 export const LOW_DETAIL_IMAGE_TOKENS = 400;
-/** What the emulator charges a `detail: high` image (the service varies it with the image). */
-export const HIGH_DETAIL_IMAGE_TOKENS = 1105;
 const VIDEO_TOKENS = 2000;
 const AUDIO_TOKENS_PER_SECOND = 25;
 // Per-message framing and reply priming, as chat-format tokenizers count them.
@@ -22,8 +21,14 @@ function countChatPart(part: unknown): number {
     case 'text':
       return countTextTokens(String(p.text ?? ''));
     case 'image_url': {
-      const detail = (p.image_url as { detail?: string } | undefined)?.detail;
-      return detail === 'high' ? HIGH_DETAIL_IMAGE_TOKENS : LOW_DETAIL_IMAGE_TOKENS;
+      const image = p.image_url as { detail?: string; url?: string } | undefined;
+      if (image?.detail !== 'high') return LOW_DETAIL_IMAGE_TOKENS;
+      // A data URI tells the size; a remote image cannot be fetched (no network), so it gets the typical cost.
+      const url = image.url ?? '';
+      const size = url.startsWith('data:')
+        ? readImageSize(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'))
+        : undefined;
+      return highDetailImageTokens(size);
     }
     case 'video_url':
       return VIDEO_TOKENS;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readAudioDuration } from '../../src/emulator/media/audio-duration.js';
+import { highDetailImageTokens, readImageSize } from '../../src/emulator/media/image-size.js';
 import { crc32, encodePng } from '../../src/emulator/media/png.js';
 import { pcmToWav, SPEECH_SAMPLE_RATE, synthesizePcm } from '../../src/emulator/media/wav.js';
 import { mp3OfFrames, wavOfSeconds } from './emulator-test-helpers.js';
@@ -16,6 +17,25 @@ describe('emulator media', () => {
       const png = encodePng(2, 1, new Uint8Array([255, 0, 0, 0, 255, 0]));
       expect(png.toString('latin1', 12, 16)).toBe('IHDR');
       expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([2, 1]);
+    });
+  });
+
+  describe('when reading image sizes', () => {
+    it('should read PNG, GIF and JPEG headers', () => {
+      expect(readImageSize(encodePng(3, 2, new Uint8Array(18)))).toEqual({ width: 3, height: 2 });
+      const gif = Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 40, 0, 30, 0]);
+      expect(readImageSize(gif)).toEqual({ width: 40, height: 30 });
+      // SOI, an APP0 segment of length 4, then SOF0 with height 480 and width 640.
+      const jpeg = Buffer.from([
+        0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc0, 0, 11, 8, 0x01, 0xe0, 0x02, 0x80, 3, 0, 0,
+      ]);
+      expect(readImageSize(jpeg)).toEqual({ width: 640, height: 480 });
+      expect(readImageSize(Buffer.from('nope'))).toBeUndefined();
+    });
+
+    it('should price high detail by tiles, with a typical cost when the size is unknown', () => {
+      expect(highDetailImageTokens({ width: 4096, height: 4096 })).toBe(85 + 170 * 4);
+      expect(highDetailImageTokens(undefined)).toBe(765);
     });
   });
 

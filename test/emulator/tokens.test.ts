@@ -1,6 +1,7 @@
 import { countTokens as countWithLibrary } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
+import { generateImagePng } from '../../src/emulator/media/png.js';
 import { call } from './emulator-test-helpers.js';
 
 describe('emulator token counting', () => {
@@ -54,6 +55,32 @@ describe('emulator token counting', () => {
         },
       ]);
       expect(withImage - text).toBe(400);
+    });
+  });
+
+  describe('when a high-detail image is sent', () => {
+    it('should charge by 512-pixel tiles of the scaled image', async () => {
+      const prompt = async (png: Buffer) => {
+        const res = await post('/v1/chat/completions', {
+          model: 'svc-1o-turbo-vision',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                {
+                  type: 'image_url',
+                  image_url: { url: `data:image/png;base64,${png.toString('base64')}`, detail: 'high' },
+                },
+              ],
+            },
+          ],
+        });
+        return res.json<{ usage: { prompt_tokens: number } }>().usage.prompt_tokens;
+      };
+      const small = await prompt(generateImagePng('a', 1, 256, 256));
+      const wide = await prompt(generateImagePng('a', 1, 1280, 800));
+      // 256x256: one tile (85 + 170); 1280x800 -> 1229x768: 3 x 2 tiles (85 + 6 * 170).
+      expect(wide - small).toBe(5 * 170);
     });
   });
 
