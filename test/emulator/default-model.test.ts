@@ -75,6 +75,29 @@ describe('runDefaultModel', () => {
     });
   });
 
+  describe('when the message is arithmetic that names no tool', () => {
+    it('should call the calculator with the question as its expression', () => {
+      const calculator = tool(
+        'calculate',
+        'A calculator for arithmetic expressions',
+        {
+          expression: { type: 'string' },
+        },
+        ['expression'],
+      );
+      const answer = ask('What is 17*23?', [weather, calculator]);
+      expect(answer.toolCalls?.map((c) => c.name)).toEqual(['calculate']);
+      expect(JSON.parse(answer.toolCalls?.[0]?.arguments ?? '{}').expression).toContain('17*23');
+    });
+
+    it('should not take a date or a phone number for a sum', () => {
+      const calculator = tool('calculate', 'A calculator for arithmetic expressions', {
+        expression: { type: 'string' },
+      });
+      expect(ask('Tell me a story about 2024', [calculator]).toolCalls).toBeUndefined();
+    });
+  });
+
   describe('when nothing matches', () => {
     it('should reply deterministically from the prompt', () => {
       const first = ask('Tell me a story', [weather]);
