@@ -46,7 +46,7 @@ export function startPtySession(args: string[], env: Record<string, string | und
     type: (text) => {
       child.stdin.write(text);
     },
-    waitFor(pattern, from = 0, timeoutMs = 20_000) {
+    waitFor(pattern, from = 0, timeoutMs = 45_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (pattern.test(output.slice(from))) {
