@@ -4,7 +4,7 @@
  * Run: npx tsx examples/audio-chat.ts
  */
 import { writeFile } from 'node:fs/promises';
-import { audioPart } from '../src/api/parts/audio-part.js';
+import { audioPart } from '../src/index.js';
 import { connect } from './support/connect.js';
 import { toneWav } from './support/tone-wav.js';
 

@@ -5,9 +5,7 @@
  */
 import pRetry from 'p-retry';
 import { z } from 'zod';
-import { Agent } from '../src/agent/agent.js';
-import type { RunState } from '../src/agent/run-state.js';
-import { defineTool } from '../src/tools/define-tool.js';
+import { Agent, defineTool, type RunState } from '../src/index.js';
 import { connect } from './support/connect.js';
 
 // The client retries each failed HTTP request once; against the emulator the first four model requests

@@ -3,9 +3,7 @@
  * Run: npx tsx examples/chatbot.ts
  */
 import { z } from 'zod';
-import { Agent } from '../src/agent/agent.js';
-import type { ChatMessage } from '../src/api/types/chat.js';
-import { defineTool } from '../src/tools/define-tool.js';
+import { Agent, type ChatMessage, defineTool } from '../src/index.js';
 import { connect } from './support/connect.js';
 
 const { client, close } = await connect();

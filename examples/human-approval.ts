@@ -4,9 +4,7 @@
  * Run: npx tsx examples/human-approval.ts
  */
 import { z } from 'zod';
-import { Agent } from '../src/agent/agent.js';
-import { RunState } from '../src/agent/run-state.js';
-import { defineTool } from '../src/tools/define-tool.js';
+import { Agent, defineTool, RunState } from '../src/index.js';
 import { connect } from './support/connect.js';
 
 const { client, close } = await connect();

@@ -4,8 +4,7 @@
  * Run: npx tsx examples/rag.ts
  */
 import { fileURLToPath } from 'node:url';
-import { Agent } from '../src/agent/agent.js';
-import { hostedTools } from '../src/tools/hosted-tools.js';
+import { Agent, hostedTools } from '../src/index.js';
 import { connect } from './support/connect.js';
 
 const { client, close } = await connect();

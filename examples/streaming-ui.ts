@@ -3,8 +3,7 @@
  * Run: npx tsx examples/streaming-ui.ts
  */
 import { z } from 'zod';
-import { Agent } from '../src/agent/agent.js';
-import { defineTool } from '../src/tools/define-tool.js';
+import { Agent, defineTool } from '../src/index.js';
 import { connect } from './support/connect.js';
 
 const { client, close } = await connect();

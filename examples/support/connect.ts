@@ -1,6 +1,5 @@
-import { SvcClient, type SvcClientOptions } from '../../src/api/svc-client.js';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { EmulatorOptions } from '../../src/emulator/types.js';
+import { type EmulatorOptions, startEmulator } from '../../src/emulator/index.js';
+import { SvcClient, type SvcClientOptions } from '../../src/index.js';
 
 /** A client for an example, and how to let go of it. */
 export interface ExampleConnection {

@@ -4,14 +4,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, type AgentInput } from '../../src/agent/agent.js';
-import { RunState } from '../../src/agent/run-state.js';
-import { SvcClient } from '../../src/api/svc-client.js';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/types.js';
-import { defineTool } from '../../src/tools/define-tool.js';
-import { hostedTools } from '../../src/tools/hosted-tools.js';
-import { APIError } from '../../src/transport/errors/api-error.js';
+import { type Emulator, startEmulator } from '../../src/emulator/index.js';
+// The public entry points, so the README's imports are checked too.
+import {
+  Agent,
+  type AgentInput,
+  APIError,
+  defineTool,
+  hostedTools,
+  RunState,
+  SvcClient,
+} from '../../src/index.js';
 
 describe('README tour', () => {
   let service: Emulator;
