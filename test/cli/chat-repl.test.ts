@@ -124,7 +124,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         // Press Ctrl-C only once the request is held by the emulator's 10 s latency.
         await expect.poll(() => emu.requests().length, { timeout: 20_000 }).toBe(before + 1);
         pty.type('\x03');
-        await pty.waitFor(/cancelled\r?\n.*you › /s, mark);
+        await pty.waitFor(/cancelled \(\/retry to try again\)\r?\n.*you › /s, mark);
         mark = pty.output().length;
         pty.type('Hello again\r');
         // Answered at once: the cancelled request consumed the slow fault.
@@ -194,7 +194,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
 
   describe('when a request fails', () => {
     it(
-      'should print the error in one line and keep the chat open',
+      'should print the error in one line, keep the chat open and resume it with /retry',
       async () => {
         emu.setFaults([{ status: 402, path: '/chat/completions', times: 1 }]);
         const pty = startPtySession(['chat'], env);
@@ -208,8 +208,11 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         );
         expect(pty.output().slice(mark)).not.toMatch(/\n\s+at /);
         mark = pty.output().length;
-        pty.type('Hello again\r');
-        await pty.waitFor(/assistant › .*Hello again/, mark);
+        pty.type('/retry\r');
+        await pty.waitFor(/assistant › .*Hello there/, mark);
+        mark = pty.output().length;
+        pty.type('/retry\r');
+        await pty.waitFor(/nothing to retry/, mark);
         pty.type('/exit\r');
         expect(await pty.exited).toBe(0);
       },

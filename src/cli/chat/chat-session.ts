@@ -1,6 +1,7 @@
 import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type { RunResult, ToolApprovalItem } from '../../agent/run-result.js';
+import type { RunState } from '../../agent/run-state.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatMessage } from '../../api/types/chat.js';
 import type { AnyTool } from '../../tools/tool.js';
@@ -25,6 +26,8 @@ export interface SendOptions {
 export class ChatSession {
   #agent: Agent;
   #messages: ChatMessage[] = [];
+  /** The last message that failed, with the state to resume it from (tool results already in). */
+  #failed: { prompt: string; state: RunState | undefined } | undefined;
   readonly #options: ChatSessionOptions;
 
   constructor(options: ChatSessionOptions) {
@@ -48,15 +51,47 @@ export class ChatSession {
     this.#agent = this.#createAgent(model);
   }
 
+  /** True when the last message failed and `retry()` can resume it. */
+  get canRetry(): boolean {
+    return this.#failed !== undefined;
+  }
+
   /** Forgets the conversation. */
   reset(): void {
     this.#messages = [];
+    this.#failed = undefined;
   }
 
   /** Sends one user message; pauses for approvals are answered with `decide` and the run resumed. */
-  async send(prompt: string, options: SendOptions): Promise<RunResult> {
+  send(prompt: string, options: SendOptions): Promise<RunResult> {
+    this.#failed = undefined;
+    return this.#drive(prompt, [...this.#messages, { role: 'user', content: prompt }], options);
+  }
+
+  /** Resumes the message that failed last, from where it stopped: finished tool calls do not run again. */
+  retry(options: SendOptions): Promise<RunResult> {
+    const failed = this.#failed;
+    if (!failed) return Promise.reject(new Error('nothing to retry'));
+    this.#failed = undefined;
+    return this.#drive(
+      failed.prompt,
+      failed.state ?? [...this.#messages, { role: 'user', content: failed.prompt }],
+      options,
+    );
+  }
+
+  async #drive(prompt: string, input: ChatMessage[] | RunState, options: SendOptions): Promise<RunResult> {
+    try {
+      return await this.#run(input, options);
+    } catch (error) {
+      this.#failed = { prompt, state: (error as { state?: RunState }).state };
+      throw error;
+    }
+  }
+
+  async #run(input: ChatMessage[] | RunState, options: SendOptions): Promise<RunResult> {
     const runOptions = options.signal ? { signal: options.signal } : {};
-    let stream = this.#agent.stream([...this.#messages, { role: 'user', content: prompt }], runOptions);
+    let stream = this.#agent.stream(input, runOptions);
     for (;;) {
       for await (const event of stream) options.onEvent(event);
       const result = await stream.result;

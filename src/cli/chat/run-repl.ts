@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { CommandContext } from '../command.js';
 import { formatCliError } from '../format-cli-error.js';
 import { createSpinner } from '../ui/spinner.js';
-import type { ChatSession } from './chat-session.js';
+import type { ChatSession, SendOptions } from './chat-session.js';
 import { createEventRenderer, preview } from './render-agent-events.js';
 import { runSlashCommand } from './slash-commands.js';
 
@@ -19,6 +19,39 @@ export async function runRepl(ctx: CommandContext, session: ChatSession): Promis
     else rl.close();
   });
 
+  /** Runs one answer with the spinner, the renderer and approvals; a failure is one line, the chat goes on. */
+  const answer = async (run: (options: SendOptions) => Promise<unknown>) => {
+    const spinner = createSpinner(stdout);
+    const renderer = createEventRenderer({
+      answer: stdout,
+      trace: stdout,
+      style,
+      spinner,
+      answerPrefix: style.bold('assistant › '),
+    });
+    const controller = new AbortController();
+    running = controller;
+    spinner.start('thinking');
+    try {
+      await run({
+        signal: controller.signal,
+        onEvent: (event) => renderer.render(event),
+        decide: async (item) => {
+          renderer.end();
+          const reply = await ask(style.yellow(`allow ${item.toolName}(${preview(item.input)})? [y/N] `));
+          return /^y(es)?$/i.test(reply.trim());
+        },
+      });
+      renderer.end();
+    } catch (error) {
+      renderer.end();
+      const line = controller.signal.aborted ? 'cancelled' : formatCliError(error, ctx.io.env).line;
+      stdout.write(`${style.red(line)}${style.dim(' (/retry to try again)')}\n`);
+    } finally {
+      running = undefined;
+    }
+  };
+
   stdout.write(
     `${style.bold('svc-agents chat')} ${style.dim(`· model ${session.model} · /help for commands, /exit to leave`)}\n`,
   );
@@ -29,36 +62,8 @@ export async function runRepl(ctx: CommandContext, session: ChatSession): Promis
     const slash = runSlashCommand(line, session);
     if (slash.kind === 'exit') break;
     if (slash.kind === 'message') stdout.write(`${style.dim(slash.text)}\n`);
-    else if (line.trim()) {
-      const spinner = createSpinner(stdout);
-      const renderer = createEventRenderer({
-        answer: stdout,
-        trace: stdout,
-        style,
-        spinner,
-        answerPrefix: style.bold('assistant › '),
-      });
-      running = new AbortController();
-      spinner.start('thinking');
-      try {
-        await session.send(line, {
-          signal: running.signal,
-          onEvent: (event) => renderer.render(event),
-          decide: async (item) => {
-            renderer.end();
-            const answer = await ask(style.yellow(`allow ${item.toolName}(${preview(item.input)})? [y/N] `));
-            return /^y(es)?$/i.test(answer.trim());
-          },
-        });
-        renderer.end();
-      } catch (error) {
-        renderer.end();
-        const aborted = running.signal.aborted;
-        stdout.write(`${style.red(aborted ? 'cancelled' : formatCliError(error, ctx.io.env).line)}\n`);
-      } finally {
-        running = undefined;
-      }
-    }
+    else if (slash.kind === 'retry') await answer((options) => session.retry(options));
+    else if (line.trim()) await answer((options) => session.send(line, options));
     rl.prompt();
   }
   rl.close();

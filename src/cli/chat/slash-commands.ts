@@ -5,11 +5,16 @@ export const slashHelp = [
   '/exit            leave the chat (also Ctrl-D)',
   '/reset           forget the conversation',
   '/model <id>      switch model (without an id: show the current one)',
+  '/retry           resume the last message that failed, without re-running finished tools',
   '/help            show this help',
 ].join('\n');
 
 /** What a line starting with `/` asked for. */
-export type SlashOutcome = { kind: 'exit' } | { kind: 'message'; text: string } | { kind: 'not-a-command' };
+export type SlashOutcome =
+  | { kind: 'exit' }
+  | { kind: 'retry' }
+  | { kind: 'message'; text: string }
+  | { kind: 'not-a-command' };
 
 /** Runs a slash command against the session; any other line is `not-a-command`. */
 export function runSlashCommand(line: string, session: ChatSession): SlashOutcome {
@@ -29,6 +34,8 @@ export function runSlashCommand(line: string, session: ChatSession): SlashOutcom
       session.setModel(id);
       return { kind: 'message', text: `model set to ${id}` };
     }
+    case '/retry':
+      return session.canRetry ? { kind: 'retry' } : { kind: 'message', text: 'nothing to retry' };
     case '/help':
       return { kind: 'message', text: slashHelp };
     default:

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { RunResult } from '../../agent/run-result.js';
-import { ChatSession } from '../chat/chat-session.js';
+import { ChatSession, type SendOptions } from '../chat/chat-session.js';
 import { chatInstructions, chatTools } from '../chat/chat-tools.js';
 import { demoPrompts } from '../chat/demo-script.js';
 import { createEventRenderer } from '../chat/render-agent-events.js';
@@ -54,13 +54,14 @@ async function runLines(
       style: transcript ? style : ctx.style.err,
       answerPrefix: transcript ? style.bold('assistant › ') : '',
     });
-    const result = await session.send(line, {
+    const options: SendOptions = {
       onEvent: (event) => renderer.render(event),
       decide: async (item) => {
         trace.write(`  no one to approve ${item.toolName} in non-interactive mode; rejected\n`);
         return false;
       },
-    });
+    };
+    const result = await (slash.kind === 'retry' ? session.retry(options) : session.send(line, options));
     renderer.end();
     if (ctx.json) stdout.write(`${JSON.stringify(summary(line, result))}\n`);
   }
