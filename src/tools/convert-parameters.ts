@@ -1,7 +1,7 @@
-import * as z4 from 'zod/v4/core';
-import { zodToJsonSchema } from 'zod-to-json-schema';
+import type * as z4 from 'zod/v4/core';
 import type { FunctionParameters } from '../api/types/chat.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import { loadModuleSync } from './load-module-sync.js';
 import { detectParametersKind, type ParametersKind } from './tool-parameters.js';
 
 /** A tool's parameters as wire JSON Schema, plus the family they came from. */
@@ -27,10 +27,7 @@ export function convertParameters(toolName: string, parameters: unknown): Conver
     case 'zod4': {
       const zodSchema = parameters as z4.$ZodType;
       try {
-        schema = z4.toJSONSchema(zodSchema, { io: 'input', unrepresentable: 'throw' }) as Record<
-          string,
-          unknown
-        >;
+        schema = zod4ToJsonSchema(zodSchema);
       } catch (error) {
         fail(`parameters cannot be converted to JSON Schema (${errorText(error)})`, error);
       }
@@ -42,6 +39,7 @@ export function convertParameters(toolName: string, parameters: unknown): Conver
       const source = parameters as { _def: { shape?: () => Record<string, unknown> }; shape?: unknown };
       try {
         // `none`: inline repeated sub-schemas; models handle `$ref` poorly.
+        const { zodToJsonSchema } = loadModuleSync<typeof import('zod-to-json-schema')>('zod-to-json-schema');
         schema = zodToJsonSchema(parameters as never, { $refStrategy: 'none' }) as Record<string, unknown>;
       } catch (error) {
         fail(`parameters cannot be converted to JSON Schema (${errorText(error)})`, error);
@@ -57,6 +55,27 @@ export function convertParameters(toolName: string, parameters: unknown): Conver
       return fail('parameters must be a zod object schema or a JSON Schema object with type "object"');
   }
   return { kind, jsonSchema: finishSchema(schema!, expectedKeys, fail) };
+}
+
+/** What zod 4 classic schemas expose as Standard JSON Schema (`~standard.jsonSchema`). */
+interface StandardJsonSchema {
+  jsonSchema?: { input(options: { target: string; libraryOptions?: object }): unknown };
+}
+
+/**
+ * The user's zod 4 schema converts itself: classic schemas through Standard JSON Schema (their
+ * `libraryOptions` are z.toJSONSchema's params), so svc-agents never imports zod just to be loaded;
+ * zod/mini schemas lack `jsonSchema`, so zod core's `toJSONSchema` is loaded on that first use.
+ */
+function zod4ToJsonSchema(schema: z4.$ZodType): Record<string, unknown> {
+  const standard = (schema as { '~standard'?: StandardJsonSchema })['~standard'];
+  if (standard?.jsonSchema) {
+    // `input()` fixes `io: 'input'`; `libraryOptions` go to zod's JSON Schema context as they are.
+    const libraryOptions = { unrepresentable: 'throw' };
+    return standard.jsonSchema.input({ target: 'draft-2020-12', libraryOptions }) as Record<string, unknown>;
+  }
+  const core = loadModuleSync<typeof import('zod/v4/core')>('zod/v4/core');
+  return core.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>;
 }
 
 function finishSchema(

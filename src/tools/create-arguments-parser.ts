@@ -1,4 +1,4 @@
-import * as z4 from 'zod/v4/core';
+import type * as z4 from 'zod/v4/core';
 import type { ConvertedParameters } from './convert-parameters.js';
 import { describeValueType, formatIssuePath, isMissingKey } from './describe-value-type.js';
 import { InvalidToolArgumentsError, type ToolArgumentIssue } from './errors/invalid-tool-arguments-error.js';
@@ -54,10 +54,18 @@ function createValidator(
 ): (value: unknown) => Validation {
   switch (converted.kind) {
     case 'zod4':
+      // Standard Schema (`~standard.validate`), implemented by every zod 4 schema, classic and mini:
+      // validating needs no import of zod by svc-agents, so importing svc-agents never loads it.
       return (value) => {
-        const result = z4.safeParse(parameters as z4.$ZodType, value, { reportInput: true });
-        if (result.success) return { ok: true, value: result.data };
-        return { ok: false, issues: result.error.issues.map((issue) => fromZod4Issue(issue, value)) };
+        const standard = (parameters as { '~standard': StandardValidate })['~standard'];
+        const result = standard.validate(value);
+        if (result instanceof Promise) {
+          // Nobody awaits it: keep a rejection from surfacing as an unhandled one.
+          result.catch(() => {});
+          throw new Error(asyncSchemaMessage);
+        }
+        if (result.issues === undefined) return { ok: true, value: result.value };
+        return { ok: false, issues: result.issues.map((issue) => fromZod4Issue(issue, value)) };
       };
     case 'zod3':
       return (value) => {
@@ -83,11 +91,21 @@ function createValidator(
   }
 }
 
+/** `~standard.validate` of a zod 4 schema: zod's own issues, synchronous unless the schema is async. */
+interface StandardValidate {
+  validate(value: unknown): StandardResult | Promise<StandardResult>;
+}
+type StandardResult = { value: unknown; issues?: undefined } | { issues: readonly z4.$ZodIssue[] };
+
+// zod's own words when a synchronous parse meets an async refinement or transform.
+const asyncSchemaMessage = 'Encountered Promise during synchronous parse. Use .parseAsync() instead.';
+
 function fromZod4Issue(issue: z4.$ZodIssue, root: unknown): ToolArgumentIssue {
   const path = formatIssuePath(issue.path);
   if (isMissingKey(root, issue.path)) return { path, message: 'required' };
   if (issue.code === 'invalid_type') {
-    const got = 'input' in issue ? describeValueType(issue.input) : 'another type';
+    // An invalid_type issue's path leads to the offending value itself.
+    const got = describeValueType(valueAt(root, issue.path));
     return { path, message: `expected ${issue.expected}, got ${got}` };
   }
   if (issue.code === 'unrecognized_keys') {
@@ -97,4 +115,13 @@ function fromZod4Issue(issue: z4.$ZodIssue, root: unknown): ToolArgumentIssue {
     };
   }
   return { path, message: issue.message };
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
 }

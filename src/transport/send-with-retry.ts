@@ -1,8 +1,14 @@
-import pRetry from 'p-retry';
 import { abortableDelay } from './abortable-delay.js';
 import { APIError } from './errors/api-error.js';
 import { APIUserAbortError } from './errors/api-user-abort-error.js';
 import { computeRetryDelay } from './retry-timing.js';
+
+// p-retry is loaded on the first request, not when svc-agents is imported: a cold import stays cheap.
+let pRetryModule: Promise<typeof import('p-retry')> | undefined;
+const loadPRetry = () => {
+  pRetryModule ??= import('p-retry');
+  return pRetryModule;
+};
 
 /**
  * Runs `attempt` until it succeeds, retrying only errors whose `isRetryable` holds (connection errors,
@@ -10,11 +16,13 @@ import { computeRetryDelay } from './retry-timing.js';
  * {@link computeRetryDelay} (server `Retry-After` first) and end at once, with {@link APIUserAbortError},
  * when `signal` aborts.
  */
-export function sendWithRetry<T>(
+export async function sendWithRetry<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   { maxRetries, signal }: { maxRetries: number; signal?: AbortSignal | undefined },
 ): Promise<T> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+  const { default: pRetry } = await loadPRetry();
+  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   return pRetry(attempt, {
     retries: maxRetries,
     // p-retry's own wait is off: ours honours Retry-After and is abortable with our error type.
