@@ -301,6 +301,8 @@ function versions() {
   return v;
 }
 
+const loadAtStart = os.loadavg();
+
 async function main() {
   const started = Date.now();
   ensureBuild();
@@ -365,6 +367,10 @@ async function main() {
         cpu: os.cpus()[0]?.model ?? 'unknown',
         cores: os.availableParallelism?.() ?? os.cpus().length,
         platform: `${os.platform()} ${os.release()}`,
+        load: `${loadAtStart.map((x) => x.toFixed(1)).join(' / ')} at start, ${os
+          .loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' / ')} at end`,
         versions: versions(),
       },
     });

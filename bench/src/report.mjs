@@ -57,7 +57,8 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
   out.push('');
   out.push(
     `Node ${env.node}, ${env.cpu}, ${env.cores} cores, ${env.platform}. ${plan.rounds} interleaved rounds; ` +
-      `${plan.runsC1} runs per measurement at c=1, ${plan.runsC64} at c=64; whole run ${seconds} s.`,
+      `${plan.runsC1} runs per measurement at c=1, ${plan.runsC64} at c=64; whole run ${seconds} s. ` +
+      `Load average (1/5/15 min): ${env.load}; anything above the core count means other processes shared the CPU.`,
   );
   out.push('');
   out.push(
@@ -143,7 +144,7 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
   if (results['rss|s-c64'] || results['rss|ns-c64']) {
     out.push('', '## Peak RSS at concurrency 64 (MiB, a fresh process each time, lower is better)', '');
     out.push(
-      'Growth = peak RSS while 192 runs go 64 at a time, minus the idle RSS after one warm-up run and a GC.',
+      `Growth = peak RSS while ${plan.rssRuns} runs go 64 at a time, minus the idle RSS after one warm-up run and a GC.`,
     );
     out.push('');
     out.push(
@@ -171,7 +172,10 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
     out.push(
       table(
         ['package', 'import ms'],
-        Object.keys(imports).map((n) => [label(n), cell('import', 'cold', n, 'undici', 1)]),
+        Object.keys(imports).map((n) => [
+          n === 'svc-agents' ? '**svc-agents** (main entry)' : label(n),
+          cell('import', 'cold', n, 'undici', 1),
+        ]),
       ),
     );
   }
