@@ -40,3 +40,18 @@ export function overviewHelp(commands: CommandSpec[], group?: string): string {
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** A command's help as data, for `--help --json`. */
+export function describeCommand(spec: CommandSpec) {
+  return {
+    command: spec.path.join(' '),
+    summary: spec.summary,
+    usage: `svc-agents ${spec.usage}`,
+    options: Object.entries({ ...spec.options, ...commonOptions }).map(([name, option]) => ({
+      name: `--${name}`,
+      ...(option.short ? { short: `-${option.short}` } : {}),
+      takesValue: option.type === 'string',
+      description: option.description,
+    })),
+  };
+}

@@ -3,7 +3,7 @@ import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo, CommandContext, CommandSpec, ParsedArgs } from './command.js';
 import { commands } from './commands/registry.js';
 import { formatCliError } from './format-cli-error.js';
-import { commandHelp, commonOptions, overviewHelp } from './help-text.js';
+import { commandHelp, commonOptions, describeCommand, overviewHelp } from './help-text.js';
 import { createStyle } from './ui/ansi.js';
 
 function findCommand(argv: string[]): { spec: CommandSpec; rest: string[] } | undefined {
@@ -61,7 +61,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const first = argv[0];
     if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-      io.stdout.write(overviewHelp(commands));
+      if (json) ctx.printJson({ commands: commands.map(describeCommand) });
+      else io.stdout.write(overviewHelp(commands));
       return 0;
     }
     if (first === '--version' || first === '-v') {
@@ -85,7 +86,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (spec.rawArgs) return (await spec.run(ctx, { positionals: rest, values: {} })) ?? 0;
     const args = parse(spec, rest);
     if (args.values.help) {
-      io.stdout.write(commandHelp(spec));
+      if (json) ctx.printJson(describeCommand(spec));
+      else io.stdout.write(commandHelp(spec));
       return 0;
     }
     return (await spec.run(ctx, args)) ?? 0;

@@ -27,6 +27,25 @@ describe('svc-agents --help', () => {
     },
   );
 
+  describe('when asked for help with --json', () => {
+    it('should describe the commands and their options as JSON', async () => {
+      const overview = memoryIo();
+      expect(await runCli(['--help', '--json'], overview)).toBe(0);
+      const { commands: listed } = JSON.parse(overview.out()) as { commands: Array<{ command: string }> };
+      expect(listed.map((c) => c.command)).toEqual(commands.map((c) => c.path.join(' ')));
+
+      const one = memoryIo();
+      expect(await runCli(['image', '--help', '--json'], one)).toBe(0);
+      expect(JSON.parse(one.out())).toMatchObject({
+        command: 'image',
+        usage: expect.stringMatching(/^svc-agents image /),
+        options: expect.arrayContaining([
+          { name: '--output', short: '-o', takesValue: true, description: expect.any(String) },
+        ]),
+      });
+    });
+  });
+
   describe('when the command line is wrong', () => {
     it.each([
       [['nope'], /^error: unknown command "nope" \(see: svc-agents --help\)\n$/],

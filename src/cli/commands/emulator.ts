@@ -1,7 +1,7 @@
 import { runEmulatorCli } from '../../emulator/cli.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
-import { commandHelp } from '../help-text.js';
+import { commandHelp, describeCommand } from '../help-text.js';
 
 /** `svc-agents emulator`: the local stand-in of the service (its own flags; see docs/emulator.md). */
 export const emulatorCommand: CommandSpec = {
@@ -34,7 +34,8 @@ export const emulatorCommand: CommandSpec = {
   async run(ctx, args) {
     const argv = args.positionals.filter((arg) => arg !== '--json');
     if (argv.includes('--help') || argv.includes('-h')) {
-      ctx.io.stdout.write(commandHelp(emulatorCommand));
+      if (ctx.json) ctx.printJson(describeCommand(emulatorCommand));
+      else ctx.io.stdout.write(commandHelp(emulatorCommand));
       return 0;
     }
     const log = ctx.json ? () => {} : (line: string) => ctx.io.stdout.write(`${line}\n`);
