@@ -3,7 +3,7 @@ import { ToolCallLedger } from '../tools/tool-call-ledger.js';
 import { RunStateError } from './errors/run-state-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentStep, ToolApprovalItem } from './run-result.js';
-import { RUN_STATE_SCHEMA_VERSION, type RunStateJson, runStateJsonSchema } from './run-state-schema.js';
+import { getRunStateJsonSchema, RUN_STATE_SCHEMA_VERSION, type RunStateJson } from './run-state-schema.js';
 import { type AgentUsage, emptyUsage } from './usage.js';
 
 /** A function call of the last turn that has no `tool` message yet. */
@@ -133,7 +133,7 @@ export class RunState {
         `RunState.fromJSON: $schemaVersion ${JSON.stringify(version)} is not supported; this version reads ${RUN_STATE_SCHEMA_VERSION}`,
       );
     }
-    const parsed = runStateJsonSchema.safeParse(raw);
+    const parsed = getRunStateJsonSchema().safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues.map(
         (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ResponseFormat, UserMessage } from '../api/types/chat.js';
+import { loadModuleSync } from '../tools/load-module-sync.js';
 
 /** Models that accept `response_format: json_schema` (per the spec); others get `json_object` plus an instruction. */
 export const JSON_SCHEMA_MODELS: ReadonlySet<string> = new Set(['svc-3.5-flash', 'svc-3.5-flash-2603']);
@@ -59,8 +60,22 @@ export function outputRepairMessage(issues: string[]): UserMessage {
   };
 }
 
+/** What zod 4 classic schemas expose as Standard JSON Schema (`~standard.jsonSchema`). */
+interface StandardJsonSchema {
+  jsonSchema?: { output(options: { target: string }): unknown };
+}
+
+/**
+ * The user's schema converts itself (Standard JSON Schema, same output as `z.toJSONSchema`), so
+ * svc-agents never imports zod to be loaded; a zod/mini schema has no `jsonSchema`, so zod core's
+ * `toJSONSchema` is loaded on that first use.
+ */
 function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+  const standard = (schema as { '~standard'?: StandardJsonSchema })['~standard'];
+  const converted = standard?.jsonSchema
+    ? standard.jsonSchema.output({ target: 'draft-2020-12' })
+    : loadModuleSync<typeof import('zod/v4/core')>('zod/v4/core').toJSONSchema(schema);
+  const { $schema: _ignored, ...rest } = converted as Record<string, unknown>;
   return rest;
 }
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { SvcError } from '../transport/errors/svc-error.js';
+import { loadZod } from './load-zod.js';
 import type { ToolCallOutcome } from './tool.js';
 
 /** A completed outcome as stored in a run's saved state. */
@@ -19,19 +19,33 @@ export interface ToolCallLedgerJSON {
   entries: SerializedToolCallOutcome[];
 }
 
-const ledgerSchema = z.object({
-  $schemaVersion: z.literal(1),
-  entries: z.array(
-    z.object({
-      toolCallId: z.string(),
-      toolName: z.string(),
-      input: z.unknown(),
-      status: z.enum(['ok', 'invalid-arguments', 'no-such-tool', 'error', 'timeout', 'aborted', 'rejected']),
-      content: z.string(),
-      output: z.unknown().optional(),
-    }),
-  ),
-});
+// Built on the first `fromJSON`, so importing svc-agents does not load zod.
+let ledgerSchema: ReturnType<typeof createLedgerSchema> | undefined;
+
+function createLedgerSchema() {
+  const { z } = loadZod();
+  return z.object({
+    $schemaVersion: z.literal(1),
+    entries: z.array(
+      z.object({
+        toolCallId: z.string(),
+        toolName: z.string(),
+        input: z.unknown(),
+        status: z.enum([
+          'ok',
+          'invalid-arguments',
+          'no-such-tool',
+          'error',
+          'timeout',
+          'aborted',
+          'rejected',
+        ]),
+        content: z.string(),
+        output: z.unknown().optional(),
+      }),
+    ),
+  });
+}
 
 /**
  * Remembers every tool call of a run so each `tool_call_id` runs at most once: a repeated or concurrent
@@ -104,6 +118,7 @@ export class ToolCallLedger {
         throw new SvcError('Invalid tool-call ledger: not JSON', { cause: error });
       }
     }
+    ledgerSchema ??= createLedgerSchema();
     const parsed = ledgerSchema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

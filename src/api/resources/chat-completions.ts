@@ -37,7 +37,7 @@ export class ChatCompletions {
     params: ChatCompletionCreateParams,
     options?: RequestOptions,
   ): Promise<ChatCompletion | ChatCompletionStream> {
-    if (this.#context.validate) validateRequest.chatCompletion(params, this.#channel);
+    if (this.#context.validate) await validateRequest.chatCompletion(params, this.#channel);
     const request = withOptions(
       { method: 'POST', path: `${channelPrefix[this.#channel]}/chat/completions`, body: params },
       options,

@@ -27,7 +27,7 @@ export class Files {
    * The file is usable once its status is `success`: see {@link Files.waitUntilReady}.
    */
   async upload(params: FileUploadParams, options?: RequestOptions): Promise<FileObject> {
-    if (this.#context.validate) validateRequest.fileUpload(params);
+    if (this.#context.validate) await validateRequest.fileUpload(params);
     const form = new FormData();
     form.append('purpose', params.purpose);
     if (params.file !== undefined) {
@@ -57,7 +57,7 @@ export class Files {
 
   /** Lists the files, optionally of one purpose (`GET /v1/files`). */
   async list(params: FileListParams = {}, options?: RequestOptions): Promise<FileList> {
-    if (this.#context.validate) validateRequest.fileListQuery(params);
+    if (this.#context.validate) await validateRequest.fileListQuery(params);
     const query = params.purpose === undefined ? undefined : { purpose: params.purpose };
     return this.#context.transport.request<FileList>(
       withOptions(

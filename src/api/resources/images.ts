@@ -13,7 +13,7 @@ export class Images {
 
   /** Generates one image from a prompt (`POST /v1/images/generations`). */
   async generate(params: ImageGenerateParams, options?: RequestOptions): Promise<ImageGeneration> {
-    if (this.#context.validate) validateRequest.imageGenerate(params);
+    if (this.#context.validate) await validateRequest.imageGenerate(params);
     return this.#context.transport.request<ImageGeneration>(
       withOptions({ method: 'POST', path: '/v1/images/generations', body: params }, options),
     );

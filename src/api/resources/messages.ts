@@ -19,7 +19,7 @@ export class Messages {
     params: MessagesCountTokensParams,
     options?: RequestOptions,
   ): Promise<MessagesTokenCount> {
-    if (this.#context.validate) validateRequest.messagesCountTokens(params, this.#channel);
+    if (this.#context.validate) await validateRequest.messagesCountTokens(params, this.#channel);
     return this.#context.transport.request<MessagesTokenCount>(
       withOptions(
         { method: 'POST', path: `${channelPrefix[this.#channel]}/messages/count_tokens`, body: params },

@@ -13,7 +13,7 @@ export class Tokens {
 
   /** Counts the input tokens of `messages` for `model` (`POST /v1/token/count`); no reply is generated. */
   async count(params: TokenCountParams, options?: RequestOptions): Promise<TokenCount> {
-    if (this.#context.validate) validateRequest.tokenCount(params);
+    if (this.#context.validate) await validateRequest.tokenCount(params);
     return this.#context.transport.request<TokenCount>(
       withOptions({ method: 'POST', path: '/v1/token/count', body: params }, options),
     );

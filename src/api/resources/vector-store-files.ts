@@ -27,7 +27,7 @@ export class VectorStoreFiles {
   ): Promise<VectorStoreFileBatch> {
     if (this.#context.validate) {
       validateRequest.id('vector_store_id', storeId, 'vectorStores.files.create');
-      validateRequest.vectorStoreFileCreate(params);
+      await validateRequest.vectorStoreFileCreate(params);
     }
     return this.#context.transport.request<VectorStoreFileBatch>(
       withOptions(
@@ -47,7 +47,7 @@ export class VectorStoreFiles {
     return new PagePromise(query, async (pageQuery) => {
       if (this.#context.validate) {
         validateRequest.id('vector_store_id', storeId, 'vectorStores.files.list');
-        validateRequest.listQuery(pageQuery, 'vectorStores.files.list');
+        await validateRequest.listQuery(pageQuery, 'vectorStores.files.list');
       }
       return this.#context.transport.request<CursorPageResponse<VectorStoreFile>>(
         withOptions({ method: 'GET', path, query: { ...pageQuery } }, options),

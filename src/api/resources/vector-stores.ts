@@ -24,7 +24,7 @@ export class VectorStores {
 
   /** Creates a store (`POST /v1/vector_stores`); the service answers only `id` and `name`. */
   async create(params: VectorStoreCreateParams, options?: RequestOptions): Promise<VectorStore> {
-    if (this.#context.validate) validateRequest.vectorStoreCreate(params);
+    if (this.#context.validate) await validateRequest.vectorStoreCreate(params);
     return this.#context.transport.request<VectorStore>(
       withOptions({ method: 'POST', path: '/v1/vector_stores', body: params }, options),
     );
@@ -41,7 +41,7 @@ export class VectorStores {
   /** Lists the stores, page by page (`GET /v1/vector_stores`). */
   list(query: VectorStoreListParams = {}, options?: RequestOptions): PagePromise<VectorStore> {
     return new PagePromise(query, async (pageQuery) => {
-      if (this.#context.validate) validateRequest.listQuery(pageQuery, 'vectorStores.list');
+      if (this.#context.validate) await validateRequest.listQuery(pageQuery, 'vectorStores.list');
       return this.#context.transport.request<CursorPageResponse<VectorStore>>(
         withOptions({ method: 'GET', path: '/v1/vector_stores', query: { ...pageQuery } }, options),
       );

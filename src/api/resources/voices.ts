@@ -15,7 +15,7 @@ export class Voices {
 
   /** Clones a voice from a `storage` upload of 5-10 s of audio (`POST /v1/audio/voices`). */
   async create(params: VoiceCreateParams, options?: RequestOptions): Promise<VoiceCreated> {
-    if (this.#context.validate) validateRequest.voiceCreate(params);
+    if (this.#context.validate) await validateRequest.voiceCreate(params);
     return this.#context.transport.request<VoiceCreated>(
       withOptions({ method: 'POST', path: '/v1/audio/voices', body: params }, options),
     );
@@ -24,7 +24,7 @@ export class Voices {
   /** Lists the cloned voices, page by page (`GET /v1/audio/voices`). */
   list(query: VoiceListParams = {}, options?: RequestOptions): PagePromise<Voice> {
     return new PagePromise(query, async (pageQuery) => {
-      if (this.#context.validate) validateRequest.listQuery(pageQuery, 'audio.voices.list');
+      if (this.#context.validate) await validateRequest.listQuery(pageQuery, 'audio.voices.list');
       return this.#context.transport.request<CursorPageResponse<Voice>>(
         withOptions({ method: 'GET', path: '/v1/audio/voices', query: { ...pageQuery } }, options),
       );

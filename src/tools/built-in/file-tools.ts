@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { z } from 'zod';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { FileObject } from '../../api/types/files.js';
 import { defineTool } from '../define-tool.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { loadZod } from '../load-zod.js';
 import type { Tool } from '../tool.js';
 import { compact } from './compact.js';
 import { resolveInsideRoot } from './resolve-inside-root.js';
@@ -25,7 +25,6 @@ export interface FileToolsOptions extends ToolSelection<FileToolName> {
 }
 
 const purposes = ['file-extract', 'retrieval-text', 'retrieval-image', 'storage'] as const;
-const fileId = z.string().min(1).describe('Id of the file, as returned by list_files or upload_file');
 
 /** Sums up a file for the model; `ready` spares it the service's confusing status words. */
 function describeFile(file: FileObject) {
@@ -46,6 +45,8 @@ function describeFile(file: FileObject) {
  */
 export function fileTools(client: SvcClient, options: FileToolsOptions = {}): Tool[] {
   const { root, maxContentChars = 20_000, fileReadyTimeoutMs = 120_000 } = options;
+  const { z } = loadZod();
+  const fileId = z.string().min(1).describe('Id of the file, as returned by list_files or upload_file');
   const approval = (name: FileToolName, fallback: boolean) => options.needsApproval?.[name] ?? fallback;
   if (root === undefined && options.only?.includes('upload_file')) {
     throw new ToolDefinitionError({

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
 import { SvcError } from '../../transport/errors/svc-error.js';
 import { defineTool } from '../define-tool.js';
+import { loadZod } from '../load-zod.js';
 import type { Tool } from '../tool.js';
 import { compact } from './compact.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
@@ -24,19 +24,6 @@ export interface KnowledgeBaseToolsOptions extends ToolSelection<KnowledgeBaseTo
   fileReadyTimeoutMs?: number;
 }
 
-const storeId = z.string().min(1).describe('Id of the knowledge base, as returned by list_knowledge_bases');
-const limit = z
-  .number()
-  .int()
-  .min(1)
-  .max(100)
-  .optional()
-  .describe('How many entries to return, 1 to 100 (default 20)');
-const after = z
-  .string()
-  .optional()
-  .describe('Cursor: return entries after this id (the last_id of the previous page)');
-
 /** Sums up a store for the model without noise. */
 function describeStore(store: VectorStore) {
   return { id: store.id, name: store.name, type: store.type, file_counts: store.file_counts };
@@ -48,6 +35,19 @@ function describeStore(store: VectorStore) {
  */
 export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseToolsOptions = {}): Tool[] {
   const { fileReadyTimeoutMs = 120_000 } = options;
+  const { z } = loadZod();
+  const storeId = z.string().min(1).describe('Id of the knowledge base, as returned by list_knowledge_bases');
+  const limit = z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('How many entries to return, 1 to 100 (default 20)');
+  const after = z
+    .string()
+    .optional()
+    .describe('Cursor: return entries after this id (the last_id of the previous page)');
   const approval = (name: KnowledgeBaseToolName, fallback: boolean) =>
     options.needsApproval?.[name] ?? fallback;
   const factories: Record<KnowledgeBaseToolName, () => Tool> = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chatCompletionParamsSchema,
   validateChatCompletionParams,
-} from '../../../src/api/schemas/chat-completion-params-schema.js';
+} from '../../../src/api/schemas/chat-completion-params-validator.js';
 import type { ChatCompletionCreateParams } from '../../../src/api/types/chat.js';
 import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { validateChatCompletionParams } from '../../../src/api/schemas/chat-completion-params-schema.js';
+import { validateChatCompletionParams } from '../../../src/api/schemas/chat-completion-params-validator.js';
 import { issueLinesOf } from './validation-error-of.js';
 
 const withTools = (...tools: unknown[]) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateChatCompletionParams } from '../../../src/api/schemas/chat-completion-params-schema.js';
+import { validateChatCompletionParams } from '../../../src/api/schemas/chat-completion-params-validator.js';
 import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
 
 const createPlanParams = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
