@@ -19,7 +19,8 @@ export async function load(url, context, nextLoad) {
 );
 
 const originalLoad = Module._load;
-Module._load = function load(request, parent, isMain) {
+Module._load = function load(...args) {
+  const [request, parent, isMain] = args;
   let resolved = request;
   try {
     resolved = Module._resolveFilename(request, parent, isMain);
@@ -27,5 +28,5 @@ Module._load = function load(request, parent, isMain) {
     // Let the real load report the error.
   }
   appendFileSync(file, `require ${resolved}\n`);
-  return originalLoad.apply(this, arguments);
+  return originalLoad.apply(this, args);
 };

@@ -23,8 +23,9 @@ export function provideChatCompletionValidator(validate: ValidateChatCompletionP
  * module (Node 20.19+, 22.12+): it shares the ESM module map, so zod is the user's own instance.
  */
 function loadSync(): ValidateChatCompletionParams {
+  let validator: { validateChatCompletionParams: ValidateChatCompletionParams };
   try {
-    createRequire(import.meta.url)('./chat-completion-params-validator.js');
+    validator = createRequire(import.meta.url)('./chat-completion-params-validator.js');
   } catch (cause) {
     throw new Error(
       'validateChatCompletionParams: the request schemas could not be loaded synchronously ' +
@@ -32,7 +33,10 @@ function loadSync(): ValidateChatCompletionParams {
       { cause },
     );
   }
-  return loaded!;
+  // Taken from the namespace too: a loader that compiles the file to CommonJS (tsx) gives it its own
+  // copy of this module to register with.
+  loaded ??= validator.validateChatCompletionParams;
+  return loaded;
 }
 
 /**
