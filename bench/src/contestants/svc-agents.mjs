@@ -15,7 +15,9 @@ import {
 
 export async function setup({ baseURL, onToolCall }) {
   const { Agent, SvcClient, defineTool } = await import(svcAgentsEntry());
-  const client = new SvcClient({ apiKey: API_KEY, baseURL, maxRetries: 0 });
+  // SVC_AGENTS_VALIDATE=false is for what-if measurements only (the default, validate: true, is benchmarked).
+  const validate = process.env.SVC_AGENTS_VALIDATE !== 'false';
+  const client = new SvcClient({ apiKey: API_KEY, baseURL, maxRetries: 0, validate });
   const getWeather = defineTool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
