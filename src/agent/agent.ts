@@ -10,10 +10,17 @@ import {
   type NormalizedAgentOptions,
   normalizeAgentOptions,
 } from './normalize-agent-options.js';
-import { runAgent } from './run-agent.js';
 import type { RunResult } from './run-result.js';
 import { RunState, type RunStateOwner } from './run-state.js';
 import { buildOutputRequest } from './structured-output.js';
+
+// The run loop and all that only a run needs load on the first run, not when svc-agents is imported:
+// every module costs cold-import time, and a run awaits the network anyway.
+let runAgentModule: Promise<typeof import('./run-agent.js')> | undefined;
+const loadRunAgent = () => {
+  runAgentModule ??= import('./run-agent.js');
+  return runAgentModule;
+};
 
 /** What a run starts from: a user message, a conversation to continue, or a saved state to resume. */
 export type AgentInput = string | readonly ChatMessage[] | RunState;
@@ -64,7 +71,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const outputSchema = this.#output;
     // Checked inside the run, so a bad option rejects `result` (and yields `error`) like any failure.
     return new AgentStream<TOutput>(
-      ({ emit, signal }) => {
+      async ({ emit, signal }) => {
         const maxTurns = options.maxTurns ?? agent.maxTurns;
         checkPositiveInteger('maxTurns', maxTurns);
         const output = outputSchema
@@ -73,9 +80,11 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
               request: buildOutputRequest(outputSchema, agent.model, agent.outputName),
             }
           : undefined;
-        return runAgent({
+        const state = toRunState(input);
+        const { runAgent } = await loadRunAgent();
+        return (await runAgent({
           ...agent,
-          state: toRunState(input),
+          state,
           output,
           maxTurns,
           stream: options.stream === true,
@@ -84,7 +93,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
           create,
           signal,
           emit,
-        }) as Promise<RunResult<TOutput>>;
+        })) as RunResult<TOutput>;
       },
       { signal: options.signal, buffer },
     );
