@@ -16,8 +16,11 @@ const benchDir = join(here, '..');
 const repoDir = join(benchDir, '..');
 
 const args = process.argv.slice(2);
-const flag = (name) => args.includes(`--${name}`);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+// `npm run bench --quick` (no `--`) reaches us as npm_config_* variables: accept both forms.
+const npmConfig = (name) => process.env[`npm_config_${name}`];
+const flag = (name) => args.includes(`--${name}`) || npmConfig(name) === 'true';
+const option = (name) =>
+  args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? (npmConfig(name) || undefined);
 const quick = flag('quick');
 const skip = new Set((option('skip') ?? '').split(',').filter(Boolean));
 
@@ -146,8 +149,14 @@ async function startWorker(name, baseURL) {
         );
       }, timeoutMs);
       pending.set(id, {
-        resolve: (v) => (clearTimeout(timer), resolve(v)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       child.send({ id, type, ...payload });
     });
