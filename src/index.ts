@@ -87,7 +87,6 @@ export type { Tokens } from './api/resources/tokens.js';
 export type { VectorStoreFiles } from './api/resources/vector-store-files.js';
 export type { VectorStores } from './api/resources/vector-stores.js';
 export type { Audio, Voices } from './api/resources/voices.js';
-export { validateChatCompletionParams } from './api/schemas/chat-completion-params-schema.js';
 export { SvcClient, type SvcClientOptions } from './api/svc-client.js';
 export type {
   AssistantMessage,

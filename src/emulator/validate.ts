@@ -1,5 +1,5 @@
 import { RequestValidationError } from '../api/errors/request-validation-error.js';
-import { validateChatCompletionParams } from '../api/schemas/chat-completion-params-schema.js';
+import { validateChatCompletionParams } from '../api/schemas/chat-completion-params-validator.js';
 import { validateImageGenerateParams } from '../api/schemas/image-generate-params-schema.js';
 import { validateMessagesCountTokensParams } from '../api/schemas/messages-count-tokens-params-schema.js';
 import { validateTokenCountParams } from '../api/schemas/token-count-params-schema.js';

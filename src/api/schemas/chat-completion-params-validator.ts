@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { type ChatChannel, provideChatCompletionValidator } from './chat-completion-params-schema.js';
 import { chatMessagesSchema } from './chat-message-schemas.js';
 import { checkChatModelRules, checkDefaultChannelRules, checkPlanChannelRules } from './chat-model-rules.js';
 import { toolDefinitionSchema } from './chat-tool-schemas.js';
 import { integerBetween, nonEmptyString, numberBetween, stringOrStrings } from './field-rules.js';
 import { validateWithSchema } from './validate-with-schema.js';
+
+/** Which chat channel a request goes to: `/v1` or the plan channel `/svc_plan/v1`. */
+export type ChatChannel = 'default' | 'plan';
 
 /** `response_format`: text, JSON mode, or a named JSON Schema. */
 export const responseFormatSchema = z.discriminatedUnion('type', [
@@ -80,5 +82,3 @@ export function validateChatCompletionParams(
     validateWithSchema(planChatCompletionParamsSchema, 'plan.chat.completions.create', params);
   else validateWithSchema(chatCompletionParamsSchema, 'chat.completions.create', params);
 }
-
-provideChatCompletionValidator(validateChatCompletionParams);

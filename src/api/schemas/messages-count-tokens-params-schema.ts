@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatChannel } from './chat-completion-params-schema.js';
+import type { ChatChannel } from './chat-completion-params-validator.js';
 import { nonEmptyString, ruleError } from './field-rules.js';
 import { planModelId } from './model-ids.js';
 import { unsupportedContentType, validateWithSchema } from './validate-with-schema.js';

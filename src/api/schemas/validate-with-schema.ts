@@ -4,10 +4,6 @@ import {
   RequestValidationError,
   type RequestValidationIssue,
 } from '../errors/request-validation-error.js';
-// Every module with request schemas imports this one, so a process that loaded any of them (the
-// emulator, the client after a request) also provides the zod-free validateChatCompletionParams with its
-// schemas, with no synchronous require() needed.
-import './chat-completion-params-validator.js';
 import { formatIssuePath } from './format-issue-path.js';
 import { humanErrorMap } from './human-error-map.js';
 

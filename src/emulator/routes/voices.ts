@@ -2,7 +2,6 @@ import { invalidParams } from '../errors.js';
 import { readAudioDuration } from '../media/audio-duration.js';
 import { hashString } from '../media/png.js';
 import { pcmToWav, synthesizePcm } from '../media/wav.js';
-import { VOICE_MODELS } from '../models-catalog.js';
 import { paginate } from '../pagination.js';
 import { json, type Reply } from '../reply.js';
 import type { RouteContext } from '../route-context.js';

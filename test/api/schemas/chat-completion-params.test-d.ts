@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ChatCompletionParamsInput } from '../../../src/api/schemas/chat-completion-params-schema.js';
+import type { ChatCompletionParamsInput } from '../../../src/api/schemas/chat-completion-params-validator.js';
 import type { ContentPartInput } from '../../../src/api/schemas/chat-content-part-schemas.js';
 import type { ChatMessageInput } from '../../../src/api/schemas/chat-message-schemas.js';
 import type { ToolDefinitionInput } from '../../../src/api/schemas/chat-tool-schemas.js';
