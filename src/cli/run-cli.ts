@@ -108,6 +108,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
 async function readVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
-  const url = new URL('../../package.json', import.meta.url);
-  return (JSON.parse(await readFile(url, 'utf8')) as { version: string }).version;
+  // Walk up: this code runs from src/cli under tsx and from a bundled file in dist, at different depths.
+  for (let url = new URL('./package.json', import.meta.url); ; url = new URL('../package.json', url)) {
+    try {
+      const pkg = JSON.parse(await readFile(url, 'utf8')) as { name?: string; version: string };
+      if (pkg.name === 'svc-agents') return pkg.version;
+    } catch {
+      // No package.json at this level: keep climbing.
+    }
+    if (new URL('../package.json', url).href === url.href) return 'unknown';
+  }
 }

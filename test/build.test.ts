@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+// The published package is dist/: prove the build emits entry points with types, and that they run.
+describe('npm run build', () => {
+  describe('when the package is built', () => {
+    it('should emit the main, emulator and CLI entries with type declarations that work from dist', async () => {
+      await run('npm', ['run', 'build'], { cwd: process.cwd() });
+      for (const file of [
+        'index.js',
+        'index.d.ts',
+        'emulator/index.js',
+        'emulator/index.d.ts',
+        'cli/main.js',
+      ]) {
+        expect(existsSync(`dist/${file}`), file).toBe(true);
+      }
+      const script = `
+        const m = await import('./dist/index.js');
+        const { startEmulator } = await import('./dist/emulator/index.js');
+        const emu = await startEmulator({ port: 0 });
+        const agent = new m.Agent({ client: new m.SvcClient({ apiKey: emu.apiKey, baseURL: emu.baseURL }), model: 'svc-3.5-flash' });
+        const result = await agent.run('Say hello');
+        console.log(JSON.stringify({ text: result.text.length > 0, requests: emu.requests().length }));
+        await emu.close();`;
+      const { stdout } = await run('node', ['--input-type=module', '-e', script]);
+      expect(JSON.parse(stdout)).toEqual({ text: true, requests: 1 });
+      const version = await run('node', ['dist/cli/main.js', '--version']);
+      expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    }, 120_000);
+  });
+});
