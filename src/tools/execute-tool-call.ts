@@ -70,10 +70,13 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     timeoutMs: tool.timeoutMs,
     createTimeoutError: () =>
       new ToolTimeoutError({ toolName, toolCallId: call.id, timeoutMs: tool.timeoutMs }),
-    run: (toolSignal) =>
+    run: (getSignal) =>
       tool.execute(input, {
         toolCallId: call.id,
-        signal: toolSignal,
+        // Created on first read: most tools never look at their signal.
+        get signal() {
+          return getSignal();
+        },
         context: options.context as C,
         client: options.client,
       }),
