@@ -1,22 +1,6 @@
-/** Models the emulator lists, with what they do. */
-export const MODEL_IDS = [
-  'svc-3.7-flash',
-  'svc-3.5-flash',
-  'svc-3.5-flash-2603',
-  'svc-1o-turbo-vision',
-  'svc-router-v1',
-  'svcaudio-2.5-chat',
-  'svc-1o-audio',
-  'svc-audio-2',
-  'svc-audio-2-mini',
-  'svc-audio-r1.1',
-  'svc-1-8k',
-  'svc-1v-8k',
-  'svc-1x-medium',
-  'svc-tts-2',
-  'svc-tts-mini',
-  'svc-tts-vivid',
-] as const;
+import { namedModelIds } from '../api/schemas/model-ids.js';
+/** Models the emulator lists, with what they do: exactly the ids the spec names. */
+export const MODEL_IDS: readonly string[] = [...namedModelIds];
 
 /** Models that are not chat models. */
 export const NON_CHAT_MODELS = new Set(['svc-1x-medium', 'svc-tts-2', 'svc-tts-mini', 'svc-tts-vivid']);

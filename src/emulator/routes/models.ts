@@ -15,6 +15,6 @@ export function listModels(): Reply {
 /** `GET /v1/models/{model}`. */
 export function retrieveModel(ctx: RouteContext): Reply {
   const id = ctx.params.model ?? '';
-  if (!(MODEL_IDS as readonly string[]).includes(id)) throw notFound('model', id);
+  if (!MODEL_IDS.includes(id)) throw notFound('model', id);
   return json(model(id));
 }
