@@ -24,7 +24,8 @@ export function buildRequest(options: BuildRequestOptions): ChatCompletionCreate
     ? [{ role: 'system', content: system }, ...options.messages]
     : [...options.messages];
   const params: ChatCompletionCreateParams = { ...options.modelSettings, model: options.model, messages };
-  if (options.tools.length > 0) params.tools = [...options.tools];
+  // The same (frozen) array every turn: the validator recognises it and skips its JSON Schemas.
+  if (options.tools.length > 0) params.tools = options.tools as ToolDefinition[];
   if (options.output) params.response_format = options.output.responseFormat;
   if (options.stream) params.stream = true;
   else delete params.stream;

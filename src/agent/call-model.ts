@@ -1,4 +1,8 @@
 import { ChatCompletionAccumulator } from '../api/chat/chat-completion-accumulator.js';
+import {
+  type InternalChatRequestOptions,
+  validatedMessagesOption,
+} from '../api/resources/validated-messages-option.js';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -13,7 +17,7 @@ import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
 /** The one client method the loop needs: `client.chat.completions.create`, streamed or not. */
 export type CreateChatCompletion = (
   params: ChatCompletionCreateParams,
-  options: RequestOptions,
+  options: RequestOptions & InternalChatRequestOptions,
 ) => Promise<ChatCompletion | (AsyncIterable<ChatCompletionChunk> & { abort?(reason?: unknown): void })>;
 
 /** Options of `callModel`. */
@@ -24,6 +28,8 @@ export interface CallModelOptions {
   emit: (event: AgentEvent) => void;
   /** Ids for function calls the service left without one (streams get them from the accumulator). */
   generateId: () => string;
+  /** Leading messages of `params` that the previous turn sent unchanged (validated then). */
+  validatedMessages?: number;
 }
 
 /**
@@ -38,8 +44,11 @@ export async function callModel({
   signal,
   emit,
   generateId,
+  validatedMessages = 0,
 }: CallModelOptions): Promise<ChatCompletion> {
-  const response = await create(params, { signal });
+  const requestOptions: RequestOptions & InternalChatRequestOptions = { signal };
+  if (validatedMessages > 0) requestOptions[validatedMessagesOption] = validatedMessages;
+  const response = await create(params, requestOptions);
   if (!isStream(response)) {
     const message = response.choices[0]?.message;
     // Ids are fixed before any event names them, so events, assistant message and tool messages agree.

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
+import type { ChatMessage } from '../api/types/chat.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
 import { buildRequest } from './build-request.js';
@@ -27,6 +28,7 @@ import {
 import type { StopCondition } from './stop-conditions.js';
 import type { OutputRequest } from './structured-output.js';
 import { toAssistantMessage } from './to-assistant-message.js';
+import { validatedPrefixLength } from './validated-prefix.js';
 
 /** Everything one run needs, already checked and normalised by the `Agent`. */
 export interface RunAgentOptions {
@@ -65,26 +67,31 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       await finishStep(options, step);
       if (await options.stopWhen({ steps: state.steps })) return finish(options, 'completed');
     }
+    // The messages of the last request the service accepted: the next turn re-sends them, already valid.
+    let sent: readonly ChatMessage[] | undefined;
     for (let turns = 0; ; ) {
       throwIfAborted(signal);
       const index = state.steps.length;
       emit({ type: 'start-step', step: index });
       await options.hooks.onStepStart?.({ step: index, messages: state.messages, state });
+      const params = buildRequest({
+        model: options.model,
+        instructions: options.instructions,
+        messages: state.messages,
+        tools: options.toolSet.definitions,
+        modelSettings: options.modelSettings,
+        output: options.output?.request,
+        stream: options.stream,
+      });
       const completion = await callModel({
         create: options.create,
-        params: buildRequest({
-          model: options.model,
-          instructions: options.instructions,
-          messages: state.messages,
-          tools: options.toolSet.definitions,
-          modelSettings: options.modelSettings,
-          output: options.output?.request,
-          stream: options.stream,
-        }),
+        params,
         signal,
         emit,
         generateId: options.generateId,
+        validatedMessages: validatedPrefixLength(sent, params.messages),
       });
+      sent = params.messages;
       turns += 1;
       const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
       const turn = toAssistantMessage(message, options.generateId);

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../api/schemas/validated-tool-arrays.js';
 import type { ToolDefinition } from '../api/types/chat.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { AnyTool, HostedTool, Tool, ToolSet } from './tool.js';
@@ -29,7 +30,17 @@ export function createToolSet(tools: readonly AnyTool[]): ToolSet {
     seen.add(name);
     if (tool.kind === 'function') functions.set(name, tool);
     else hosted.push(tool);
-    definitions.push(tool.definition);
+    // A frozen copy: the request validator checks a frozen array once and then knows it by identity.
+    definitions.push(frozenCopy(tool.definition));
   });
-  return { functions, hosted, definitions };
+  return { functions, hosted, definitions: Object.freeze(definitions) as ToolDefinition[] };
+}
+
+/** A deep-frozen copy of plain JSON data; anything that cannot be cloned is sent as given (checked each turn). */
+function frozenCopy(definition: ToolDefinition): ToolDefinition {
+  try {
+    return deepFreeze(structuredClone(definition));
+  } catch {
+    return definition;
+  }
 }

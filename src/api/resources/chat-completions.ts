@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParams } from '../types/chat.j
 import type { RequestOptions } from '../types/request-options.js';
 import { validateRequest } from './request-validators.js';
 import { type ResourceContext, withOptions } from './resource-context.js';
+import { type InternalChatRequestOptions, validatedMessagesOption } from './validated-messages-option.js';
 
 /** Which channel a resource talks to: `/v1` or the plan channel's `/svc_plan/v1`. */
 export type Channel = 'default' | 'plan';
@@ -35,9 +36,11 @@ export class ChatCompletions {
   ): Promise<ChatCompletion | ChatCompletionStream>;
   async create(
     params: ChatCompletionCreateParams,
-    options?: RequestOptions,
+    options?: RequestOptions & InternalChatRequestOptions,
   ): Promise<ChatCompletion | ChatCompletionStream> {
-    if (this.#context.validate) await validateRequest.chatCompletion(params, this.#channel);
+    if (this.#context.validate) {
+      await validateRequest.chatCompletion(params, this.#channel, options?.[validatedMessagesOption]);
+    }
     const request = withOptions(
       { method: 'POST', path: `${channelPrefix[this.#channel]}/chat/completions`, body: params },
       options,

@@ -17,8 +17,9 @@ const loadSchemas = () => {
  * network call.
  */
 export const validateRequest = {
-  async chatCompletion(params: unknown, channel: Channel): Promise<void> {
-    (await loadSchemas()).validateChatCompletionParams(params, { channel });
+  /** `validatedMessages`: leading messages an earlier request sent unchanged and validated. */
+  async chatCompletion(params: unknown, channel: Channel, validatedMessages = 0): Promise<void> {
+    (await loadSchemas()).validateChatCompletionParams(params, { channel, validatedMessages });
   },
   async tokenCount(params: unknown): Promise<void> {
     (await loadSchemas()).validateTokenCountParams(params);

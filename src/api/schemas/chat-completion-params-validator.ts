@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { chatMessagesSchema } from './chat-message-schemas.js';
+import { chatMessageSchema, chatMessagesSchema } from './chat-message-schemas.js';
 import { checkChatModelRules, checkDefaultChannelRules, checkPlanChannelRules } from './chat-model-rules.js';
 import { toolDefinitionSchema } from './chat-tool-schemas.js';
 import { integerBetween, nonEmptyString, numberBetween, stringOrStrings } from './field-rules.js';
 import { validateWithSchema } from './validate-with-schema.js';
+import { isDeepFrozen, validatedToolArrays } from './validated-tool-arrays.js';
 
 /** Which chat channel a request goes to: `/v1` or the plan channel `/svc_plan/v1`. */
 export type ChatChannel = 'default' | 'plan';
@@ -70,14 +71,84 @@ export const planChatCompletionParamsSchema = chatCompletionParamsObject.superRe
 /** Chat-completion params as the schema accepts them. */
 export type ChatCompletionParamsInput = z.input<typeof chatCompletionParamsSchema>;
 
+/** Options of {@link validateChatCompletionParams}. */
+export interface ValidateChatCompletionOptions {
+  channel?: ChatChannel;
+  /**
+   * Internal: `messages[0..n)` are the unchanged messages of an earlier request that passed validation
+   * (the agent re-sends its conversation every turn), so only the messages after them are parsed.
+   */
+  validatedMessages?: number;
+}
+
+// The fast path parses the scalar fields with the same field rules, and messages and tools separately.
+const scalarParamsSchema = chatCompletionParamsObject.omit({ messages: true, tools: true });
+const messageListSchema = z.array(chatMessageSchema);
+const toolListSchema = z.array(toolDefinitionSchema);
+
+type RawMessage = { role?: unknown; tool_calls?: { id?: unknown }[]; tool_call_id?: unknown };
+
+/**
+ * Whether `params` passes every rule, checking only what an earlier request did not: the scalar fields,
+ * `messages[from..]` (the tool_call_id rule sees the nearest assistant message, also in the prefix) and
+ * `tools` unless it is a deep-frozen array that passed before. It answers only "passes": on any issue the
+ * caller runs the whole schema, so error messages, paths and their order are exactly those of a full check.
+ */
+function passesIncrementally(params: unknown, channel: ChatChannel, from: number): boolean {
+  if (typeof params !== 'object' || params === null) return false;
+  const raw = params as Record<string, unknown>;
+  const { messages, tools } = raw;
+  if (!Array.isArray(messages) || messages.length === 0 || from < 0 || from > messages.length) return false;
+  if (!scalarParamsSchema.safeParse(raw).success) return false;
+  const tail = from === 0 ? messages : messages.slice(from);
+  if (!messageListSchema.safeParse(tail).success) return false;
+  if (!toolCallIdsMatch(messages as RawMessage[], from)) return false;
+  if (
+    tools !== undefined &&
+    !(typeof tools === 'object' && tools !== null && validatedToolArrays.has(tools))
+  ) {
+    if (!toolListSchema.safeParse(tools).success) return false;
+    if (isDeepFrozen(tools)) validatedToolArrays.add(tools as object);
+  }
+  let broken = false;
+  const ctx = {
+    addIssue: () => {
+      broken = true;
+    },
+  } as unknown as z.core.$RefinementCtx<unknown>;
+  checkChatModelRules(raw, ctx);
+  if (channel === 'plan') checkPlanChannelRules(raw, ctx);
+  else checkDefaultChannelRules(raw, ctx);
+  return !broken;
+}
+
+/** The tool_call_id rule of `chatMessagesSchema` for `messages[from..]`, on messages that parsed. */
+function toolCallIdsMatch(messages: RawMessage[], from: number): boolean {
+  let callIds: Set<unknown> | undefined;
+  for (let index = from - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === 'assistant') {
+      callIds = new Set(message.tool_calls?.map((call) => call.id));
+      break;
+    }
+  }
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index];
+    if (message?.role === 'assistant') callIds = new Set(message.tool_calls?.map((call) => call.id));
+    else if (message?.role === 'tool' && !callIds?.has(message.tool_call_id)) return false;
+  }
+  return true;
+}
+
 /**
  * Throws `RequestValidationError` listing every rule `params` breaks, before any network call.
  * @example validateChatCompletionParams(params, { channel: 'plan' })
  */
 export function validateChatCompletionParams(
   params: unknown,
-  { channel = 'default' }: { channel?: ChatChannel } = {},
+  { channel = 'default', validatedMessages = 0 }: ValidateChatCompletionOptions = {},
 ): void {
+  if (passesIncrementally(params, channel, validatedMessages)) return;
   if (channel === 'plan')
     validateWithSchema(planChatCompletionParamsSchema, 'plan.chat.completions.create', params);
   else validateWithSchema(chatCompletionParamsSchema, 'chat.completions.create', params);
