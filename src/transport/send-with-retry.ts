@@ -14,23 +14,40 @@ const loadPRetry = () => {
  * Runs `attempt` until it succeeds, retrying only errors whose `isRetryable` holds (connection errors,
  * timeouts, 408, 409, 429, 5xx) at most `maxRetries` times. Waits between attempts follow
  * {@link computeRetryDelay} (server `Retry-After` first) and end at once, with {@link APIUserAbortError},
- * when `signal` aborts.
+ * when `signal` aborts. The first attempt runs directly; only a retryable failure loads and enters p-retry.
  */
-export async function sendWithRetry<T>(
+export function sendWithRetry<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   { maxRetries, signal }: { maxRetries: number; signal?: AbortSignal | undefined },
 ): Promise<T> {
-  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+  return attempt(1).catch((error: unknown) => {
+    if (maxRetries <= 0 || !isRetryable(error)) throw error;
+    return retryAfterFirstFailure(error, attempt, maxRetries, signal);
+  });
+}
+
+function isRetryable(error: unknown): error is APIError {
+  return error instanceof APIError && error.isRetryable;
+}
+
+async function retryAfterFirstFailure<T>(
+  first: APIError,
+  attempt: (attemptNumber: number) => Promise<T>,
+  maxRetries: number,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  await abortableDelay(computeRetryDelay({ retryIndex: 0, headers: first.headers }), signal);
   const { default: pRetry } = await loadPRetry();
   if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-  return pRetry(attempt, {
-    retries: maxRetries,
+  return pRetry((attemptNumber) => attempt(attemptNumber + 1), {
+    retries: maxRetries - 1,
     // p-retry's own wait is off: ours honours Retry-After and is abortable with our error type.
     minTimeout: 0,
     shouldRetry: async ({ error, retriesConsumed }) => {
-      if (!(error instanceof APIError) || !error.isRetryable) return false;
+      if (!isRetryable(error)) return false;
       await abortableDelay(
-        computeRetryDelay({ retryIndex: retriesConsumed, headers: error.headers }),
+        computeRetryDelay({ retryIndex: retriesConsumed + 1, headers: error.headers }),
         signal,
       );
       return true;
