@@ -112,8 +112,11 @@ export class AgentStream<Output = undefined>
   #push(event: AgentEvent): void {
     if (this.#buffer) this.#queue.push(event);
     this.#notify();
-    (this.emit as (type: string, event: AgentEvent) => boolean)(event.type, event);
-    this.emit('event', event);
+    // Every event of every run passes here; most runs (agent.run()) have no listener at all.
+    if (this.listenerCount(event.type) > 0) {
+      (this.emit as (type: string, event: AgentEvent) => boolean)(event.type, event);
+    }
+    if (this.listenerCount('event') > 0) this.emit('event', event);
   }
 
   #end(failure: { error: unknown; thrown: boolean } | undefined): void {

@@ -44,8 +44,18 @@ export function allOf(...conditions: StopCondition[]): StopCondition {
   };
 }
 
-function callKey(call: { toolName: string; arguments: string }): string {
-  return `${call.toolName}\u0000${canonicalArguments(call.arguments)}`;
+type RecordedCall = { toolName: string; arguments: string };
+
+// The guard runs after every tool turn over the last `times` steps: each call's key is computed once
+// (the first time it is checked) and reused while its name and arguments stay the same.
+const keys = new WeakMap<RecordedCall, { toolName: string; arguments: string; key: string }>();
+
+function callKey(call: RecordedCall): string {
+  const cached = keys.get(call);
+  if (cached && cached.toolName === call.toolName && cached.arguments === call.arguments) return cached.key;
+  const key = `${call.toolName}\u0000${canonicalArguments(call.arguments)}`;
+  keys.set(call, { toolName: call.toolName, arguments: call.arguments, key });
+  return key;
 }
 
 // The same arguments may come with other whitespace or key order; compare their canonical JSON.
