@@ -29,4 +29,12 @@ export interface SseResponse {
   requestId: string | undefined;
   /** Stops the stream now: a pending or later read of `events` throws `APIUserAbortError`. */
   abort(reason?: unknown): void;
+  /**
+   * The same payloads as `events`, one array per network read (never empty; `undefined` once the stream has
+   * ended), for consumers that want one await per read instead of one per event. Use either this or
+   * `events`, not both. Optional: a hand-made `SseResponse` may offer only `events`.
+   */
+  readBatch?(): Promise<string[] | undefined>;
+  /** Stops reading early (the consumer quit): drops the connection, releases the caller's signal. */
+  close?(): void;
 }

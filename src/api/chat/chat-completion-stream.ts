@@ -67,10 +67,60 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
       );
     }
     this.#started = true;
+    const sse = this.#sse;
+    if (sse.readBatch === undefined) return this.#iterateEvents(fold);
+    const readBatch = sse.readBatch.bind(sse);
+    const accumulator = this.accumulator;
+    let finished = false;
+    let batch: string[] = [];
+    let index = 0;
+    const fail = (error: unknown): never => {
+      finished = true;
+      sse.abort(error);
+      this.#reject(error);
+      throw error;
+    };
+    // One await per network read: the payloads of a read are served from `batch` without another await.
+    return {
+      next: async (): Promise<IteratorResult<T>> => {
+        if (finished) return { done: true, value: undefined };
+        try {
+          while (index >= batch.length) {
+            const next = await readBatch();
+            if (next === undefined) {
+              finished = true;
+              this.#resolve(accumulator.snapshot());
+              return { done: true, value: undefined };
+            }
+            // abort() or return() while this read was pending.
+            if (finished) return { done: true, value: undefined };
+            batch = next;
+            index = 0;
+          }
+          return { done: false, value: fold(this.#parse(batch[index++] as string)) };
+        } catch (error) {
+          return fail(error);
+        }
+      },
+      return: async (): Promise<IteratorResult<T>> => {
+        if (!finished) {
+          finished = true;
+          batch = [];
+          // The caller stopped early (break): close the connection, the completion will never be whole.
+          sse.abort();
+          this.#reject(new APIUserAbortError('The stream was closed before it ended.'));
+          sse.close?.();
+        }
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** The one-await-per-event path, for an {@link SseResponse} that only offers `events`. */
+  #iterateEvents<T>(fold: (chunk: ChatCompletionChunk) => T): AsyncIterator<T> {
     const events = this.#sse.events[Symbol.asyncIterator]();
     const accumulator = this.accumulator;
     let finished = false;
-    // A hand-written iterator instead of an async generator: one promise per chunk on the hot path.
     return {
       next: async (): Promise<IteratorResult<T>> => {
         if (finished) return { done: true, value: undefined };

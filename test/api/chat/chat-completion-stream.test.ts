@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCompletionStream } from '../../../src/api/chat/chat-completion-stream.js';
 import type { ChatCompletionChunk, ToolCall } from '../../../src/api/types/chat.js';
+import { APIConnectionError } from '../../../src/transport/errors/api-connection-error.js';
 import { APIError } from '../../../src/transport/errors/api-error.js';
 import { APIUserAbortError } from '../../../src/transport/errors/api-user-abort-error.js';
 import { type ApiTestSetup, createApiTestSetup, sendSse } from '../create-api-test-setup.js';
@@ -216,6 +217,44 @@ describe('ChatCompletionStream', () => {
       stream.abort();
       await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
       await expect(stream.finalCompletion()).rejects.toBeInstanceOf(APIUserAbortError);
+    });
+  });
+
+  describe('when many events arrive in one read', () => {
+    it('should serve each of them, with updates, and then end at [DONE]', async () => {
+      const chunks = Array.from({ length: 50 }, (_, i) => createChunk([{ delta: { content: `t${i} ` } }]));
+      setup.server.setHandler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(
+          `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\ndata: {"late":1}\n\n`,
+        );
+      });
+      const stream = await setup.client.chat.completions.create(params);
+      const texts: string[] = [];
+      for await (const { chunk } of stream.withUpdates()) texts.push(chunk.choices[0]?.delta.content ?? '');
+      expect(texts).toEqual(chunks.map((_, i) => `t${i} `));
+      const completion = await stream.finalCompletion();
+      expect(completion.choices[0]?.message.content).toBe(texts.join(''));
+      expect(() => stream[Symbol.asyncIterator]()).toThrow(/only once/);
+    });
+  });
+
+  describe('when the connection is cut mid-stream', () => {
+    it('should throw APIConnectionError after the chunks that arrived', async () => {
+      setup.server.setHandler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify(createChunk([{ delta: { content: 'a' } }]))}\n\n`, () => {
+          setTimeout(() => res.socket?.destroy(), 10);
+        });
+      });
+      const stream = await setup.client.chat.completions.create(params);
+      const seen: string[] = [];
+      const error = await (async () => {
+        for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? '');
+      })().catch((e: unknown) => e);
+      expect(seen).toEqual(['a']);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      await expect(stream.finalCompletion()).rejects.toBe(error);
     });
   });
 
