@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
+import { AttemptAbort } from './attempt-abort.js';
 import { buildURL } from './build-url.js';
 import { defaultTransportOptions, type TransportOptions } from './client-options.js';
 import { APIError } from './errors/api-error.js';
@@ -18,7 +19,7 @@ const maxTimerDelay = 2_147_483_647;
 interface OpenedResponse {
   response: Dispatcher.ResponseData;
   state: AttemptState;
-  controller: AbortController;
+  controller: AttemptAbort;
   /** Stops the attempt's timer. */
   stopTimer(): void;
   /** Stops the timer and forgets the caller's signal. */
@@ -112,7 +113,7 @@ export class HttpTransport {
   async #open(req: HttpRequest, stream: boolean): Promise<OpenedResponse> {
     const timeout = req.timeout ?? this.timeout;
     const state: AttemptState = { userAborted: false, timedOut: false, timeout };
-    const controller = new AbortController();
+    const controller = new AttemptAbort();
     const signal = req.signal;
     const onUserAbort = () => {
       state.userAborted = true;
@@ -128,10 +129,13 @@ export class HttpTransport {
           }, timeout)
         : undefined;
     const stopTimer = () => clearTimeout(timer);
-    const release = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onUserAbort);
-    };
+    const release =
+      signal === undefined
+        ? stopTimer
+        : () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', onUserAbort);
+          };
     if (signal?.aborted) onUserAbort();
 
     try {
@@ -142,7 +146,8 @@ export class HttpTransport {
         method: req.method,
         headers: this.#headers(req, stream),
         body: encodeBody(req) ?? null,
-        signal: controller.signal,
+        // undici also takes an EventEmitter-style signal (on/once/removeListener), cheaper than AbortController.
+        signal: controller as unknown as AbortSignal,
       });
       if (response.statusCode < 200 || response.statusCode >= 300) {
         const text = await response.body.text();

@@ -22,7 +22,7 @@ export function openSseResponse({
   body: Dispatcher.ResponseData['body'];
   headers: Dispatcher.ResponseData['headers'];
   state: AttemptState;
-  controller: AbortController;
+  controller: { abort(reason?: unknown): void };
   release: () => void;
   apiKey: string;
 }): SseResponse {
