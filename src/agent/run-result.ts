@@ -1,17 +1,10 @@
 import type { AssistantMessage, ChatMessage, FinishReason, HostedToolCall } from '../api/types/chat.js';
+import type { ToolCallStatus as ToolsToolCallStatus } from '../tools/tool.js';
 import type { RunState } from './run-state.js';
 import type { AgentUsage } from './usage.js';
 
 /** How a function call of a step ended (mirrors the tools layer's outcome status). */
-export type ToolCallStatus =
-  | 'ok'
-  | 'invalid-arguments'
-  | 'no-such-tool'
-  | 'error'
-  | 'timeout'
-  | 'aborted'
-  | 'rejected'
-  | 'turn-limit';
+export type ToolCallStatus = ToolsToolCallStatus | 'turn-limit';
 
 /** A function call the model asked for in a step. */
 export interface StepToolCall {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { loadZod } from '../tools/load-zod.js';
+import { TOOL_CALL_STATUSES } from '../tools/tool.js';
 
 /** Version of the serialised `RunState` this build writes and reads. */
 export const RUN_STATE_SCHEMA_VERSION = 1;
@@ -17,16 +18,7 @@ function createRunStateJsonSchema() {
   // added to messages later (audio, reasoning, ...).
   const messageSchema = z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'tool']) });
 
-  const toolCallStatusSchema = z.enum([
-    'ok',
-    'invalid-arguments',
-    'no-such-tool',
-    'error',
-    'timeout',
-    'aborted',
-    'rejected',
-    'turn-limit',
-  ]);
+  const toolCallStatusSchema = z.enum([...TOOL_CALL_STATUSES, 'turn-limit']);
 
   const stepToolResultSchema = z.object({
     toolCallId: z.string(),

@@ -1,6 +1,6 @@
 import { SvcError } from '../transport/errors/svc-error.js';
 import { loadZod } from './load-zod.js';
-import type { ToolCallOutcome } from './tool.js';
+import { TOOL_CALL_STATUSES, type ToolCallOutcome } from './tool.js';
 
 /** A completed outcome as stored in a run's saved state. */
 export interface SerializedToolCallOutcome {
@@ -31,15 +31,7 @@ function createLedgerSchema() {
         toolCallId: z.string(),
         toolName: z.string(),
         input: z.unknown(),
-        status: z.enum([
-          'ok',
-          'invalid-arguments',
-          'no-such-tool',
-          'error',
-          'timeout',
-          'aborted',
-          'rejected',
-        ]),
+        status: z.enum(TOOL_CALL_STATUSES),
         content: z.string(),
         output: z.unknown().optional(),
       }),

@@ -71,15 +71,19 @@ export interface ToolSet {
   readonly definitions: ToolDefinition[];
 }
 
+/** Every way a tool call can end, in one list for the type and for the saved-state schemas. */
+export const TOOL_CALL_STATUSES = [
+  'ok',
+  'invalid-arguments',
+  'no-such-tool',
+  'error',
+  'timeout',
+  'aborted',
+  'rejected',
+] as const;
+
 /** How a tool call ended. */
-export type ToolCallStatus =
-  | 'ok'
-  | 'invalid-arguments'
-  | 'no-such-tool'
-  | 'error'
-  | 'timeout'
-  | 'aborted'
-  | 'rejected';
+export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];
 
 /** The result of one tool call, ready to become a `tool` message. */
 export interface ToolCallOutcome {
