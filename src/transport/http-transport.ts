@@ -1,34 +1,23 @@
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
-import { AttemptAbort } from './attempt-abort.js';
+import { AttemptGuard } from './attempt-guard.js';
+import { type BufferedResponse, BufferedResponseHandler } from './buffered-response-handler.js';
 import { buildURL } from './build-url.js';
 import { defaultTransportOptions, type TransportOptions } from './client-options.js';
 import { APIError } from './errors/api-error.js';
-import { APIUserAbortError } from './errors/api-user-abort-error.js';
 import { createAPIError } from './errors/create-api-error.js';
 import type { HttpRequest, SseResponse } from './http-request.js';
-import { type AttemptState, mapTransportError } from './map-transport-error.js';
+import { mapTransportError } from './map-transport-error.js';
 import { openSseResponse } from './open-sse-response.js';
 import { redactSecret } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
+import { SseResponseHandler } from './sse-response-handler.js';
 import { toUndiciFormData } from './to-undici-form-data.js';
-
-const maxTimerDelay = 2_147_483_647;
-
-/** A response whose status is 2xx, body not yet read, and the controls of the attempt that got it. */
-interface OpenedResponse {
-  response: Dispatcher.ResponseData;
-  state: AttemptState;
-  controller: AttemptAbort;
-  /** Stops the attempt's timer. */
-  stopTimer(): void;
-  /** Stops the timer and forgets the caller's signal. */
-  release(): void;
-}
 
 /**
  * Sends requests to the service over one keep-alive undici Agent: bearer auth, JSON or multipart bodies,
  * typed errors, per-attempt timeouts, retries with backoff, aborts, and server-sent-event streams.
+ * Responses are read with undici's dispatch handler API (no Readable stream per response).
  * The API key lives in a private field and never shows in `util.inspect`, `JSON.stringify` or errors.
  */
 export class HttpTransport {
@@ -42,6 +31,11 @@ export class HttpTransport {
   readonly #defaultHeaders: Record<string, string>;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  /** `scheme://host:port` of the base URL, and its path prefix (no trailing `/`): parsed once, not per request. */
+  readonly #origin: string;
+  readonly #basePath: string;
+  /** The headers of requests that add none of their own, built once per kind (see `#headers`). */
+  readonly #sharedHeaders = new Map<string, Record<string, string>>();
 
   constructor(options: TransportOptions) {
     this.baseURL = options.baseURL.replace(/\/+$/, '');
@@ -52,24 +46,17 @@ export class HttpTransport {
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
       options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+    const base = new URL(this.baseURL);
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
   }
 
   /** Sends `req` (retrying per the rules) and returns the parsed JSON body (or text with `responseType: 'text'`). */
   request<T>(req: HttpRequest): Promise<T> {
-    return sendWithRetry(
-      async () => {
-        const opened = await this.#open(req, false);
-        try {
-          const text = await opened.response.body.text();
-          return parseBody<T>(text, req.responseType ?? 'json', opened.response);
-        } catch (error) {
-          throw mapTransportError(error, opened.state, this.#apiKey);
-        } finally {
-          opened.release();
-        }
-      },
-      { maxRetries: req.maxRetries ?? this.maxRetries, signal: req.signal },
-    );
+    return sendWithRetry(() => this.#requestOnce<T>(req), {
+      maxRetries: req.maxRetries ?? this.maxRetries,
+      signal: req.signal,
+    });
   }
 
   /**
@@ -77,22 +64,10 @@ export class HttpTransport {
    * status is thrown as its typed APIError); after that, a failure surfaces from `events`, never a replay.
    */
   stream(req: HttpRequest): Promise<SseResponse> {
-    return sendWithRetry(
-      async () => {
-        const opened = await this.#open(req, true);
-        // The timeout bounds the wait for the response head; a long generation must not be cut by it.
-        opened.stopTimer();
-        return openSseResponse({
-          body: opened.response.body,
-          headers: opened.response.headers,
-          state: opened.state,
-          controller: opened.controller,
-          release: opened.release,
-          apiKey: this.#apiKey,
-        });
-      },
-      { maxRetries: req.maxRetries ?? this.maxRetries, signal: req.signal },
-    );
+    return sendWithRetry(() => this.#streamOnce(req), {
+      maxRetries: req.maxRetries ?? this.maxRetries,
+      signal: req.signal,
+    });
   }
 
   /** Closes the transport's own Agent and its sockets (a user-given dispatcher is left open). */
@@ -109,67 +84,85 @@ export class HttpTransport {
     return `HttpTransport ${inspect(this.toJSON(), options)}`;
   }
 
-  /** One attempt up to a 2xx response head; error statuses are read and thrown as typed errors. */
-  async #open(req: HttpRequest, stream: boolean): Promise<OpenedResponse> {
-    const timeout = req.timeout ?? this.timeout;
-    const state: AttemptState = { userAborted: false, timedOut: false, timeout };
-    const controller = new AttemptAbort();
-    const signal = req.signal;
-    const onUserAbort = () => {
-      state.userAborted = true;
-      controller.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
-    };
-    signal?.addEventListener('abort', onUserAbort, { once: true });
-    // setTimeout fires at once beyond 2^31-1 ms: treat such limits as "no limit".
-    const timer =
-      timeout <= maxTimerDelay
-        ? setTimeout(() => {
-            state.timedOut = true;
-            controller.abort(new Error(`attempt timed out after ${timeout} ms`));
-          }, timeout)
-        : undefined;
-    const stopTimer = () => clearTimeout(timer);
-    const release =
-      signal === undefined
-        ? stopTimer
-        : () => {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', onUserAbort);
-          };
-    if (signal?.aborted) onUserAbort();
-
+  /** One attempt of a buffered request: the timeout bounds it whole, body included. */
+  async #requestOnce<T>(req: HttpRequest): Promise<T> {
+    const handler = new BufferedResponseHandler();
+    const guard = new AttemptGuard(req.timeout ?? this.timeout, req.signal);
+    guard.arm((reason) => handler.abort(reason));
     try {
-      const url = new URL(buildURL(this.baseURL, req.path, req.query));
-      const response = await this.#dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: req.method,
-        headers: this.#headers(req, stream),
-        body: encodeBody(req) ?? null,
-        // undici also takes an EventEmitter-style signal (on/once/removeListener), cheaper than AbortController.
-        signal: controller as unknown as AbortSignal,
-      });
-      if (response.statusCode < 200 || response.statusCode >= 300) {
-        const text = await response.body.text();
-        throw createAPIError(response.statusCode, redactSecret(text, this.#apiKey), response.headers);
-      }
-      return { response, state, controller, stopTimer, release };
+      if (!guard.userAborted) this.#dispatch(req, false, handler);
+      const response = await handler.response;
+      this.#throwIfErrorStatus(response);
+      return parseBody<T>(response, req.responseType ?? 'json');
     } catch (error) {
-      release();
-      throw mapTransportError(error, state, this.#apiKey);
+      throw mapTransportError(error, guard, this.#apiKey);
+    } finally {
+      guard.release();
     }
   }
 
+  /** One attempt of a streamed request, up to a 2xx head; the timeout bounds only the wait for the head. */
+  async #streamOnce(req: HttpRequest): Promise<SseResponse> {
+    const apiKey = this.#apiKey;
+    const guard = new AttemptGuard(req.timeout ?? this.timeout, req.signal);
+    const handler = new SseResponseHandler({
+      mapError: (error) => mapTransportError(error, guard, apiKey, 'Stream interrupted'),
+      onFinish: () => guard.release(),
+    });
+    guard.arm((reason) => handler.abort(reason));
+    try {
+      if (!guard.userAborted) this.#dispatch(req, true, handler);
+      const head = await handler.head;
+      if (head.text !== undefined) this.#throwIfErrorStatus({ ...head, text: head.text });
+      guard.stopTimer();
+      return openSseResponse({
+        handler,
+        requestId: headerValue(head.headers['x-trace-id']),
+        abortByUser: (cause) => guard.abortByUser(cause),
+      });
+    } catch (error) {
+      guard.release();
+      throw mapTransportError(error, guard, apiKey);
+    }
+  }
+
+  #dispatch(req: HttpRequest, stream: boolean, handler: Dispatcher.DispatchHandler): void {
+    this.#dispatcher.dispatch(
+      {
+        origin: this.#origin,
+        path: buildURL(this.#basePath, req.path, req.query),
+        method: req.method,
+        headers: this.#headers(req, stream),
+        body: encodeBody(req) ?? null,
+      },
+      handler,
+    );
+  }
+
+  #throwIfErrorStatus(response: BufferedResponse): void {
+    if (response.statusCode >= 200 && response.statusCode < 300) return;
+    throw createAPIError(response.statusCode, redactSecret(response.text, this.#apiKey), response.headers);
+  }
+
   #headers(req: HttpRequest, stream: boolean): Record<string, string> {
+    const json = req.body !== undefined && req.form === undefined;
+    // Most requests add no headers of their own: reuse one object per kind (undici only reads it).
+    const shared = req.headers === undefined && req.form === undefined;
+    const key = `${stream}${json}`;
+    if (shared) {
+      const cached = this.#sharedHeaders.get(key);
+      if (cached !== undefined) return cached;
+    }
     const headers: Record<string, string> = {
       accept: stream ? 'text/event-stream' : 'application/json',
       authorization: `Bearer ${this.#apiKey}`,
       ...this.#defaultHeaders,
       ...(req.headers === undefined ? {} : lowerCaseKeys(req.headers)),
     };
-    if (req.body !== undefined && req.form === undefined) headers['content-type'] ??= 'application/json';
+    if (json) headers['content-type'] ??= 'application/json';
     // undici sets the multipart type with its boundary; a stale one would break the body.
     if (req.form !== undefined) delete headers['content-type'];
+    if (shared) this.#sharedHeaders.set(key, Object.freeze(headers));
     return headers;
   }
 }
@@ -182,7 +175,8 @@ function encodeBody(req: HttpRequest): string | ReturnType<typeof toUndiciFormDa
   return req.body === undefined ? undefined : JSON.stringify(req.body);
 }
 
-function parseBody<T>(text: string, responseType: 'json' | 'text', response: Dispatcher.ResponseData): T {
+function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text'): T {
+  const { text } = response;
   if (responseType === 'text') return text as T;
   if (text === '') return undefined as T;
   try {

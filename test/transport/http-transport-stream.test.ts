@@ -70,6 +70,26 @@ describe('HttpTransport.stream', () => {
     });
   });
 
+  describe('when the server writes far faster than the consumer reads', () => {
+    it('should hold the socket back and still deliver every event in order', async () => {
+      const count = 5000;
+      server.setHandler(async (_req, res) => {
+        sseHead(res);
+        let text = '';
+        for (let n = 0; n < count; n++) text += `data: {"n":${n}}\n\n`;
+        res.end(`${text}data: [DONE]\n\n`);
+      });
+      const response = await transport.stream({ method: 'POST', path: '/v1/chat/completions', body: {} });
+      const seen: number[] = [];
+      for await (const event of response.events) {
+        seen.push((JSON.parse(event) as { n: number }).n);
+        // A slow consumer: the handler must pause undici past its high-water mark and resume on the next read.
+        if (seen.length % 1000 === 0) await sleep(20);
+      }
+      expect(seen).toEqual(Array.from({ length: count }, (_, n) => n));
+    });
+  });
+
   describe('when the stream request gets an error status', () => {
     it('should throw the typed error without retrying a 400', async () => {
       server.setHandler((_req, res) => {

@@ -1,0 +1,188 @@
+import type { Dispatcher } from 'undici';
+import type { BufferedResponse } from './buffered-response-handler.js';
+import { SseDecoder } from './sse/sse-decoder.js';
+
+/** The head of a streamed response: for an error status, with its whole body (`text`) already read. */
+export interface SseResponseHead {
+  statusCode: number;
+  headers: BufferedResponse['headers'];
+  /** The body of a non-2xx response; `undefined` for a 2xx, whose body is read as events. */
+  text: string | undefined;
+}
+
+/** Events decoded but not yet read before undici is asked to stop reading the socket. */
+const highWaterMark = 1024;
+
+interface Waiter {
+  resolve(events: string[] | undefined): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Receives one streamed attempt through undici's dispatch handler API: bytes are decoded into `data`
+ * payloads as they arrive (no Readable stream, no async iterator per read) and queued for `readBatch()`.
+ * After `[DONE]` the rest of the body is drained unread, so the keep-alive socket returns to the pool.
+ */
+export class SseResponseHandler implements Dispatcher.DispatchHandler {
+  /** Resolves when a 2xx head arrives, or when a non-2xx body is complete; rejects on a failure before. */
+  readonly head: Promise<SseResponseHead>;
+  #resolveHead!: (head: SseResponseHead) => void;
+  #rejectHead!: (error: unknown) => void;
+  #headSettled = false;
+  /** Maps a failure after the head (cut socket, abort) to the error `readBatch` throws. */
+  readonly #mapError: (error: unknown) => unknown;
+  /** Called once when the events are over: `[DONE]`, the end of the body, a failure, or `close()`. */
+  readonly #onFinish: () => void;
+  #controller: Dispatcher.DispatchController | undefined;
+  #statusCode = 0;
+  #headers: BufferedResponse['headers'] = {};
+  /** A non-2xx body, collected whole for the error. */
+  #errorChunks: Buffer[] | undefined;
+  readonly #decoder = new SseDecoder();
+  #queue: string[] = [];
+  #waiter: Waiter | undefined;
+  #failure: unknown;
+  #failed = false;
+  #finished = false;
+
+  constructor({ mapError, onFinish }: { mapError: (error: unknown) => unknown; onFinish: () => void }) {
+    this.#mapError = mapError;
+    this.#onFinish = onFinish;
+    this.head = new Promise<SseResponseHead>((resolve, reject) => {
+      this.#resolveHead = resolve;
+      this.#rejectHead = reject;
+    });
+  }
+
+  /**
+   * The payloads decoded since the last call (never an empty array), waiting for the next network read
+   * when there are none; `undefined` once the stream has ended. Rejects with the mapped failure.
+   */
+  readBatch(): Promise<string[] | undefined> {
+    const queue = this.#queue;
+    if (queue.length > 0) {
+      this.#queue = [];
+      if (this.#controller?.paused) this.#controller.resume();
+      return Promise.resolve(queue);
+    }
+    if (this.#failed) return Promise.reject(this.#mapError(this.#failure));
+    if (this.#finished) return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+      this.#waiter = { resolve, reject };
+    });
+  }
+
+  /** Stops the attempt now: the head or a pending read rejects with `reason`; the connection is dropped. */
+  abort(reason: Error): void {
+    if (this.#finished) return;
+    this.#queue = [];
+    this.#fail(reason);
+    this.#controller?.abort(reason);
+  }
+
+  /** The consumer quit early: no error for anyone, the unfinished response's connection is dropped. */
+  close(): void {
+    if (this.#finished) return;
+    this.#queue = [];
+    this.#finish();
+    this.#wake(undefined);
+    this.#controller?.abort(new Error('The stream was closed by its consumer.'));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    // Aborted while the request still waited for a socket: never send it.
+    if (this.#failed) controller.abort(this.#failure as Error);
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: BufferedResponse['headers'],
+  ): void {
+    this.#statusCode = statusCode;
+    this.#headers = headers;
+    if (statusCode < 200 || statusCode >= 300) {
+      this.#errorChunks = [];
+      return;
+    }
+    this.#headSettled = true;
+    this.#resolveHead({ statusCode, headers, text: undefined });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#errorChunks !== undefined) {
+      this.#errorChunks.push(chunk);
+      return;
+    }
+    // After [DONE] (or close/abort) the rest is drained unread.
+    if (this.#finished) return;
+    const events = this.#decoder.decode(chunk);
+    if (this.#decoder.done) this.#finish();
+    if (events.length > 0) this.#push(events);
+    else if (this.#finished) this.#wake(undefined);
+    if (this.#queue.length >= highWaterMark) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    if (this.#errorChunks !== undefined) {
+      const text = Buffer.concat(this.#errorChunks).toString('utf8');
+      this.#errorChunks = undefined;
+      this.#headSettled = true;
+      this.#resolveHead({ statusCode: this.#statusCode, headers: this.#headers, text });
+      return;
+    }
+    if (this.#finished) return;
+    // A stream that ended without [DONE]: flush a last event that had no blank line after it.
+    const rest = this.#decoder.end();
+    this.#finish();
+    if (rest.length > 0) this.#push(rest);
+    else this.#wake(undefined);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#fail(error);
+  }
+
+  #push(events: string[]): void {
+    if (this.#waiter !== undefined && this.#queue.length === 0) {
+      this.#wake(events);
+      return;
+    }
+    if (this.#queue.length === 0) this.#queue = events;
+    else for (const event of events) this.#queue.push(event);
+  }
+
+  #wake(events: string[] | undefined): void {
+    const waiter = this.#waiter;
+    if (waiter === undefined) return;
+    this.#waiter = undefined;
+    waiter.resolve(events);
+  }
+
+  #fail(error: unknown): void {
+    if (!this.#headSettled) {
+      this.#headSettled = true;
+      this.#finished = true;
+      this.#failed = true;
+      this.#failure = error;
+      this.#rejectHead(error);
+      return;
+    }
+    if (this.#finished) return;
+    this.#failed = true;
+    this.#failure = error;
+    this.#finish();
+    const waiter = this.#waiter;
+    if (waiter !== undefined) {
+      this.#waiter = undefined;
+      waiter.reject(this.#mapError(error));
+    }
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#onFinish();
+  }
+}
