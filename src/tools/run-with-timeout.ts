@@ -1,3 +1,4 @@
+import { addAbortListener, removeAbortListener } from '../transport/abort-listeners.js';
 /** How a guarded piece of work ended. */
 export type GuardedResult<T> =
   | { status: 'ok'; value: T }
@@ -52,7 +53,7 @@ export function runWithTimeout<T>(options: {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onRunAbort);
+      if (signal !== undefined) removeAbortListener(signal, onRunAbort);
       resolve(result);
     };
     // The work learns of the stop through its signal; waiting for it ends at the same moment.
@@ -64,7 +65,7 @@ export function runWithTimeout<T>(options: {
     };
     const timer = setTimeout(() => stop({ status: 'timeout', error: createTimeoutError() }), timeoutMs);
     const onRunAbort = () => stop({ status: 'aborted', error: signal?.reason });
-    signal?.addEventListener('abort', onRunAbort, { once: true });
+    if (signal !== undefined) addAbortListener(signal, onRunAbort);
     pending.then(
       (value) => finish({ status: 'ok', value }),
       (error: unknown) => finish({ status: 'error', error }),

@@ -1,3 +1,4 @@
+import { addAbortListener, removeAbortListener } from './abort-listeners.js';
 import { APIUserAbortError } from './errors/api-user-abort-error.js';
 import type { AttemptState } from './map-transport-error.js';
 
@@ -41,7 +42,7 @@ export class AttemptGuard implements AttemptState {
       return;
     }
     this.#onUserAbort = () => this.abortByUser(signal.reason);
-    signal.addEventListener('abort', this.#onUserAbort, { once: true });
+    addAbortListener(signal, this.#onUserAbort);
   }
 
   /** Ends the attempt with `reason`. */
@@ -66,7 +67,7 @@ export class AttemptGuard implements AttemptState {
   release(): void {
     this.stopTimer();
     if (this.#onUserAbort === undefined) return;
-    this.#signal?.removeEventListener('abort', this.#onUserAbort);
+    if (this.#signal !== undefined) removeAbortListener(this.#signal, this.#onUserAbort);
     this.#onUserAbort = undefined;
   }
 }
