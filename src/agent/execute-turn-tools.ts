@@ -4,6 +4,7 @@ import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import { throwIfAborted } from './errors/to-abort-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentEvent } from './events.js';
+import { parsedArgumentsOf } from './prepare-tool-calls.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
 
@@ -56,6 +57,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
       client: options.client,
       signal,
       ledger: state.ledger,
+      parsedArguments: parsedArgumentsOf(call),
     });
     report(outcome);
     return outcome;
@@ -90,6 +92,8 @@ function toToolCall(call: PendingToolCall) {
 
 /** Maps `items` with at most `limit` running at once; results keep the order of `items`. */
 async function runPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  // The usual turn fits under the limit: start every call at once, no workers to schedule.
+  if (items.length <= limit) return Promise.all(items.map(fn));
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -1,9 +1,18 @@
 import type { SvcClient } from '../api/svc-client.js';
 import type { ToolCall } from '../api/types/chat.js';
 import { resolveNeedsApproval } from '../tools/resolve-needs-approval.js';
-import type { ToolSet } from '../tools/tool.js';
+import type { ParseArgumentsResult, ToolSet } from '../tools/tool.js';
 import type { AgentEvent } from './events.js';
 import type { PendingToolCall } from './run-state.js';
+
+// Each call's arguments are parsed (JSON and schema) once, when the turn ends, and the result reused by the
+// approval check and the execution. Keyed by the pending call object: a cloned or restored state parses anew.
+const parsedArguments = new WeakMap<PendingToolCall, ParseArgumentsResult<unknown>>();
+
+/** The parse result `prepareToolCalls` recorded for `call`, if this run made it. */
+export function parsedArgumentsOf(call: PendingToolCall): ParseArgumentsResult<unknown> | undefined {
+  return parsedArguments.get(call);
+}
 
 /**
  * Turns a finished turn's function calls into pending calls and emits `tool-call` for each. Arguments
@@ -21,8 +30,28 @@ export function prepareToolCalls(
     const parsed = toolSet.functions.get(toolName)?.parseArguments(text);
     const input = parsed?.ok ? parsed.value : text;
     emit({ type: 'tool-call', toolCallId: call.id, toolName, input });
-    return { toolCallId: call.id, toolName, arguments: text, input, approval: 'none' };
+    const pending: PendingToolCall = {
+      toolCallId: call.id,
+      toolName,
+      arguments: text,
+      input,
+      approval: 'none',
+    };
+    if (parsed !== undefined) parsedArguments.set(pending, parsed);
+    return pending;
   });
+}
+
+/**
+ * Whether any pending call's tool has an approval policy at all. Most tools have none: their turns skip
+ * `requestApprovals` and its await per call.
+ */
+export function needsApprovalCheck(pending: readonly PendingToolCall[], toolSet: ToolSet): boolean {
+  for (const call of pending) {
+    const policy = toolSet.functions.get(call.toolName)?.needsApproval;
+    if (policy !== undefined && policy !== false) return true;
+  }
+  return false;
 }
 
 /** Options of `requestApprovals`. */
@@ -44,7 +73,7 @@ export async function requestApprovals(options: RequestApprovalsOptions): Promis
   const { pending, toolSet, emit } = options;
   for (const call of pending) {
     const tool = toolSet.functions.get(call.toolName);
-    if (!tool?.parseArguments(call.arguments).ok) continue;
+    if (!tool || !(parsedArgumentsOf(call) ?? tool.parseArguments(call.arguments)).ok) continue;
     const ctx = {
       toolCallId: call.toolCallId,
       signal: options.signal,

@@ -13,7 +13,7 @@ import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
 import { executeTurnTools } from './execute-turn-tools.js';
 import type { ModelSettings } from './model-settings.js';
-import { prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
+import { needsApprovalCheck, prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
 import { recordStep } from './record-step.js';
 import type { AgentStep, RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
@@ -65,7 +65,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       const step = state.steps.at(-1)!;
       if ((await runTools(options)) === 'interrupted') return finish(options, 'interrupted');
       await finishStep(options, step);
-      if (await options.stopWhen({ steps: state.steps })) return finish(options, 'completed');
+      if (await shouldStop(options)) return finish(options, 'completed');
     }
     // The messages of the last request the service accepted: the next turn re-sends them, already valid.
     let sent: readonly ChatMessage[] | undefined;
@@ -73,7 +73,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       throwIfAborted(signal);
       const index = state.steps.length;
       emit({ type: 'start-step', step: index });
-      await options.hooks.onStepStart?.({ step: index, messages: state.messages, state });
+      const started = options.hooks.onStepStart?.({ step: index, messages: state.messages, state });
+      if (started !== undefined) await started;
       const params = buildRequest({
         model: options.model,
         instructions: options.instructions,
@@ -99,7 +100,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
 
       // A message with function calls is a tool turn whatever its finish_reason says.
       if (turn.functionCalls.length === 0) {
-        await finishStep(options, step);
+        const finished = finishStep(options, step);
+        if (finished !== undefined) await finished;
         const checked = checkFinalOutput({
           schema: options.output?.schema,
           step,
@@ -119,7 +121,16 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
         input,
       }));
       const atLimit = turns >= options.maxTurns;
-      if (!atLimit) await requestApprovals({ ...options, pending: state.pendingToolCalls });
+      if (!atLimit && needsApprovalCheck(state.pendingToolCalls, options.toolSet)) {
+        await requestApprovals({
+          pending: state.pendingToolCalls,
+          toolSet: options.toolSet,
+          context: options.context,
+          client: options.client,
+          signal,
+          emit,
+        });
+      }
       if (atLimit) {
         settlePendingCalls(state, (call) =>
           unrunResult(call, 'turn-limit', turnLimitText(call, options.maxTurns)),
@@ -132,8 +143,10 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
         emitFinishStep(emit, step);
         return finish(options, 'interrupted');
       }
-      await finishStep(options, step);
-      if (await options.stopWhen({ steps: state.steps })) return finish(options, 'completed');
+      const finished = finishStep(options, step);
+      if (finished !== undefined) await finished;
+      const stop = shouldStop(options);
+      if (stop === true || (stop !== false && (await stop))) return finish(options, 'completed');
     }
   } catch (error) {
     throw failRun(options, error);
@@ -141,12 +154,27 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
 }
 
 function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
-  return executeTurnTools({ ...options, concurrency: options.toolConcurrency });
+  const { state, toolSet, context, client, signal, emit } = options;
+  return executeTurnTools({
+    state,
+    toolSet,
+    context,
+    client,
+    signal,
+    emit,
+    concurrency: options.toolConcurrency,
+  });
 }
 
-async function finishStep(options: RunAgentOptions, step: AgentStep): Promise<void> {
+/** Emits `finish-step` and calls the hook: a promise only when the hook returned one. */
+function finishStep(options: RunAgentOptions, step: AgentStep): void | PromiseLike<void> {
   emitFinishStep(options.emit, step);
-  await options.hooks.onStepFinish?.({ step, state: options.state });
+  return options.hooks.onStepFinish?.({ step, state: options.state });
+}
+
+// Stop conditions and hooks are usually synchronous: each turn awaits only what really is a promise.
+function shouldStop(options: RunAgentOptions): boolean | PromiseLike<boolean> {
+  return options.stopWhen({ steps: options.state.steps });
 }
 
 function emitFinishStep(emit: (event: AgentEvent) => void, step: AgentStep): void {

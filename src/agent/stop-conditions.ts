@@ -30,18 +30,46 @@ export function isRepeatedToolCall(times = 3): StopCondition {
 
 /** True when any of the conditions holds (how `stopWhen: [a, b]` composes). */
 export function anyOf(...conditions: StopCondition[]): StopCondition {
-  return async (options) => {
-    for (const condition of conditions) if (await condition(options)) return true;
+  // Synchronous while the conditions are: the agent checks after every tool turn, and most never await.
+  return (options) => {
+    for (let index = 0; index < conditions.length; index++) {
+      const answer = (conditions[index] as StopCondition)(options);
+      if (isPromiseLike(answer)) return finishAsync(answer, conditions, index, options, true);
+      if (answer) return true;
+    }
     return false;
   };
 }
 
 /** True when all of the conditions hold. */
 export function allOf(...conditions: StopCondition[]): StopCondition {
-  return async (options) => {
-    for (const condition of conditions) if (!(await condition(options))) return false;
+  return (options) => {
+    for (let index = 0; index < conditions.length; index++) {
+      const answer = (conditions[index] as StopCondition)(options);
+      if (isPromiseLike(answer)) return finishAsync(answer, conditions, index, options, false);
+      if (!answer) return false;
+    }
     return true;
   };
+}
+
+/** The rest of `anyOf` (`decisive` true: the first true wins) or `allOf` (the first false wins), awaited. */
+async function finishAsync(
+  pending: PromiseLike<boolean>,
+  conditions: StopCondition[],
+  index: number,
+  options: { steps: readonly AgentStep[] },
+  decisive: boolean,
+): Promise<boolean> {
+  if (Boolean(await pending) === decisive) return decisive;
+  for (let next = index + 1; next < conditions.length; next++) {
+    if (Boolean(await (conditions[next] as StopCondition)(options)) === decisive) return decisive;
+  }
+  return !decisive;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<boolean> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 type RecordedCall = { toolName: string; arguments: string };
@@ -70,6 +98,8 @@ function canonicalArguments(text: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
+    // Most arguments are flat objects whose keys already come sorted: nothing to rebuild.
+    if (isSortedFlat(value as Record<string, unknown>)) return value;
     return Object.fromEntries(
       Object.entries(value)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -77,4 +107,15 @@ function sortKeys(value: unknown): unknown {
     );
   }
   return value;
+}
+
+function isSortedFlat(object: Record<string, unknown>): boolean {
+  let previous: string | undefined;
+  for (const key in object) {
+    const inner = object[key];
+    if (inner !== null && typeof inner === 'object') return false;
+    if (previous !== undefined && !(previous < key)) return false;
+    previous = key;
+  }
+  return true;
 }

@@ -6,7 +6,7 @@ import { ToolTimeoutError } from './errors/tool-timeout-error.js';
 import { formatToolOutput } from './format-tool-output.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import { safeErrorMessage } from './safe-error-message.js';
-import type { ToolCallOutcome, ToolSet } from './tool.js';
+import type { ParseArgumentsResult, ToolCallOutcome, ToolSet } from './tool.js';
 import type { ToolCallLedger } from './tool-call-ledger.js';
 
 /** What to do when a tool's `execute` throws: tell the model (default) or fail the run. */
@@ -28,6 +28,8 @@ export interface ExecuteToolCallOptions<C = unknown> {
   toolErrors?: ToolErrorMode;
   /** Records the call so its id never runs twice. */
   ledger?: ToolCallLedger | undefined;
+  /** The call's arguments as the tool's `parseArguments` already parsed them (parsed here otherwise). */
+  parsedArguments?: ParseArgumentsResult<unknown> | undefined;
 }
 
 /**
@@ -51,7 +53,7 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     const error = new NoSuchToolError({ toolName, availableTools: [...toolSet.functions.keys()] });
     return { ...base, input: argumentsText, status: 'no-such-tool', content: error.message, error };
   }
-  const parsed = tool.parseArguments(argumentsText);
+  const parsed = options.parsedArguments ?? tool.parseArguments(argumentsText);
   if (!parsed.ok) {
     return {
       ...base,
@@ -81,10 +83,20 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
         client: options.client,
       }),
   });
+  if (result.status === 'ok') {
+    // The common outcome, built in one literal (no spread of `base`).
+    return {
+      toolCallId: call.id,
+      toolName,
+      input,
+      executed: true,
+      status: 'ok',
+      output: result.value,
+      content: formatToolOutput(result.value),
+    };
+  }
   const started = { ...base, input, executed: true };
   switch (result.status) {
-    case 'ok':
-      return { ...started, status: 'ok', output: result.value, content: formatToolOutput(result.value) };
     case 'timeout':
       return {
         ...started,

@@ -91,5 +91,35 @@ describe('stop conditions', () => {
       expect(await allOf(isStepCount(5), hasToolCall('submit'))({ steps })).toBe(false);
       expect(await allOf(isStepCount(1), hasToolCall('submit'))({ steps })).toBe(true);
     });
+
+    it('should answer synchronously when every condition does', () => {
+      const steps = [createStep([['submit', '{}']])];
+      expect(anyOf(isStepCount(5), hasToolCall('submit'))({ steps })).toBe(true);
+      expect(allOf(isStepCount(1), hasToolCall('other'))({ steps })).toBe(false);
+    });
+
+    it('should await asynchronous conditions in order and stop at the deciding one', async () => {
+      const steps = [createStep([['submit', '{}']])];
+      const asked: string[] = [];
+      const later = (name: string, answer: boolean) => async () => {
+        asked.push(name);
+        return answer;
+      };
+      const now = (name: string, answer: boolean) => () => {
+        asked.push(name);
+        return answer;
+      };
+      expect(await anyOf(now('a', false), later('b', false), now('c', true), now('d', true))({ steps })).toBe(
+        true,
+      );
+      expect(asked).toEqual(['a', 'b', 'c']);
+      asked.length = 0;
+      expect(await allOf(later('a', true), now('b', false), later('c', true))({ steps })).toBe(false);
+      expect(asked).toEqual(['a', 'b']);
+      asked.length = 0;
+      expect(await anyOf(later('a', false), later('b', false))({ steps })).toBe(false);
+      expect(await allOf(later('c', true), now('d', true))({ steps })).toBe(true);
+      expect(asked).toEqual(['a', 'b', 'c', 'd']);
+    });
   });
 });

@@ -39,7 +39,13 @@ export class ChatCompletions {
     options?: RequestOptions & InternalChatRequestOptions,
   ): Promise<ChatCompletion | ChatCompletionStream> {
     if (this.#context.validate) {
-      await validateRequest.chatCompletion(params, this.#channel, options?.[validatedMessagesOption]);
+      // Synchronous once the schemas are loaded: a promise (to await) only on the first request.
+      const loading = validateRequest.chatCompletion(
+        params,
+        this.#channel,
+        options?.[validatedMessagesOption],
+      );
+      if (loading !== undefined) await loading;
     }
     const request = withOptions(
       { method: 'POST', path: `${channelPrefix[this.#channel]}/chat/completions`, body: params },

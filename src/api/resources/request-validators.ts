@@ -4,49 +4,59 @@ import type { Channel } from './chat-completions.js';
 type RequestSchemas = typeof import('../schemas/request-schemas.js');
 
 // The zod request schemas load on the first validated request, not when svc-agents is imported (zod is
-// most of a cold import); every resource method is async, so waiting for them costs nothing.
-let requestSchemas: Promise<RequestSchemas> | undefined;
-const loadSchemas = () => {
-  requestSchemas ??= import('../schemas/request-schemas.js');
-  return requestSchemas;
-};
+// most of a cold import). Once loaded, checks run synchronously: no promise or await per request.
+let requestSchemas: RequestSchemas | undefined;
+let loadingSchemas: Promise<RequestSchemas> | undefined;
+
+/** Runs `check` now when the schemas are loaded (answers `undefined`), else once they are (a promise). */
+function withSchemas(check: (schemas: RequestSchemas) => void): Promise<void> | undefined {
+  if (requestSchemas !== undefined) {
+    check(requestSchemas);
+    return undefined;
+  }
+  loadingSchemas ??= import('../schemas/request-schemas.js');
+  return loadingSchemas.then((schemas) => {
+    requestSchemas = schemas;
+    check(schemas);
+  });
+}
 
 /**
  * The one place where resources meet the request schemas (src/api/schemas): each resource method awaits
  * its entry before sending anything, so a broken rule rejects with `RequestValidationError` and no
- * network call.
+ * network call. An entry throws at once, or answers a promise only while the schemas are still loading.
  */
 export const validateRequest = {
   /** `validatedMessages`: leading messages an earlier request sent unchanged and validated. */
-  async chatCompletion(params: unknown, channel: Channel, validatedMessages = 0): Promise<void> {
-    (await loadSchemas()).validateChatCompletionParams(params, { channel, validatedMessages });
+  chatCompletion(params: unknown, channel: Channel, validatedMessages = 0): Promise<void> | undefined {
+    return withSchemas((s) => s.validateChatCompletionParams(params, { channel, validatedMessages }));
   },
-  async tokenCount(params: unknown): Promise<void> {
-    (await loadSchemas()).validateTokenCountParams(params);
+  tokenCount(params: unknown): Promise<void> | undefined {
+    return withSchemas((s) => s.validateTokenCountParams(params));
   },
-  async messagesCountTokens(params: unknown, channel: Channel): Promise<void> {
-    (await loadSchemas()).validateMessagesCountTokensParams(params, { channel });
+  messagesCountTokens(params: unknown, channel: Channel): Promise<void> | undefined {
+    return withSchemas((s) => s.validateMessagesCountTokensParams(params, { channel }));
   },
-  async imageGenerate(params: unknown): Promise<void> {
-    (await loadSchemas()).validateImageGenerateParams(params);
+  imageGenerate(params: unknown): Promise<void> | undefined {
+    return withSchemas((s) => s.validateImageGenerateParams(params));
   },
-  async voiceCreate(params: unknown): Promise<void> {
-    (await loadSchemas()).validateVoiceCloneParams(params);
+  voiceCreate(params: unknown): Promise<void> | undefined {
+    return withSchemas((s) => s.validateVoiceCloneParams(params));
   },
-  async vectorStoreCreate(params: unknown): Promise<void> {
-    (await loadSchemas()).validateVectorStoreCreateParams(params);
+  vectorStoreCreate(params: unknown): Promise<void> | undefined {
+    return withSchemas((s) => s.validateVectorStoreCreateParams(params));
   },
-  async vectorStoreFileCreate(params: unknown): Promise<void> {
-    (await loadSchemas()).validateVectorStoreFilesCreateParams(params);
+  vectorStoreFileCreate(params: unknown): Promise<void> | undefined {
+    return withSchemas((s) => s.validateVectorStoreFilesCreateParams(params));
   },
-  async listQuery(query: unknown, operation: string): Promise<void> {
-    (await loadSchemas()).validateListQuery(query, operation);
+  listQuery(query: unknown, operation: string): Promise<void> | undefined {
+    return withSchemas((s) => s.validateListQuery(query, operation));
   },
-  async fileUpload(params: unknown): Promise<void> {
-    (await loadSchemas()).validateFileUploadParams(params);
+  fileUpload(params: unknown): Promise<void> | undefined {
+    return withSchemas((s) => s.validateFileUploadParams(params));
   },
-  async fileListQuery(query: unknown): Promise<void> {
-    (await loadSchemas()).validateFileListQuery(query);
+  fileListQuery(query: unknown): Promise<void> | undefined {
+    return withSchemas((s) => s.validateFileListQuery(query));
   },
   /** A path id must be a non-empty string: an empty one would silently address another path. */
   id(name: string, value: unknown, operation: string): void {

@@ -9,15 +9,17 @@ export interface ResourceContext {
   validate: boolean;
 }
 
-/** Adds the per-call options to a request, leaving out the ones not given. */
+/**
+ * Adds the per-call options to a request, leaving out the ones not given. `request` is the object literal
+ * the resource method just built: it is completed in place (no copy per request) and returned.
+ */
 export function withOptions(request: HttpRequest, options: RequestOptions | undefined): HttpRequest {
   if (!options) return request;
-  const merged: HttpRequest = { ...request };
-  if (options.signal) merged.signal = options.signal;
-  if (options.timeout !== undefined) merged.timeout = options.timeout;
-  if (options.maxRetries !== undefined) merged.maxRetries = options.maxRetries;
-  if (options.headers) merged.headers = { ...request.headers, ...options.headers };
-  return merged;
+  if (options.signal) request.signal = options.signal;
+  if (options.timeout !== undefined) request.timeout = options.timeout;
+  if (options.maxRetries !== undefined) request.maxRetries = options.maxRetries;
+  if (options.headers) request.headers = { ...request.headers, ...options.headers };
+  return request;
 }
 
 /** Encodes one path segment (ids come from users and from the service). */
