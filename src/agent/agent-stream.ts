@@ -13,8 +13,6 @@ export interface AgentStreamControls {
 export interface AgentStreamOptions {
   /** The caller's signal; aborting it aborts the run. */
   signal?: AbortSignal | undefined;
-  /** Keep events for `for await` (false for `agent.run`, which nobody iterates). @default true */
-  buffer?: boolean;
 }
 
 /**
@@ -32,7 +30,6 @@ export class AgentStream<Output = undefined>
   readonly result: Promise<RunResult<Output>>;
   readonly #controller = new AbortController();
   readonly #queue: AgentEvent[] = [];
-  readonly #buffer: boolean;
   #wake: (() => void) | undefined;
   #ended = false;
   #failure: { error: unknown; thrown: boolean } | undefined;
@@ -43,7 +40,6 @@ export class AgentStream<Output = undefined>
     options: AgentStreamOptions = {},
   ) {
     super();
-    this.#buffer = options.buffer ?? true;
     const outer = options.signal;
     const onOuterAbort = () => this.abort(outer?.reason);
     if (outer?.aborted) onOuterAbort();
@@ -74,8 +70,6 @@ export class AgentStream<Output = undefined>
 
   /** Iterates the run's events in order; can be iterated once. */
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
-    if (!this.#buffer)
-      throw new SvcError('This AgentStream does not keep events; use agent.stream() to iterate.');
     if (this.#iterated)
       throw new SvcError('An AgentStream can be iterated only once; use stream.on() for more listeners.');
     this.#iterated = true;
@@ -110,9 +104,9 @@ export class AgentStream<Output = undefined>
   }
 
   #push(event: AgentEvent): void {
-    if (this.#buffer) this.#queue.push(event);
+    this.#queue.push(event);
     this.#notify();
-    // Every event of every run passes here; most runs (agent.run()) have no listener at all.
+    // Every event of the run passes here; most streams are iterated, with no listener at all.
     if (this.listenerCount(event.type) > 0) {
       (this.emit as (type: string, event: AgentEvent) => boolean)(event.type, event);
     }

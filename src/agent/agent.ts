@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { AgentOptions, AgentRunOptions } from './agent-options.js';
-import { AgentStream } from './agent-stream.js';
+import { AgentStream, type AgentStreamControls } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
+import { ignoreEvents, neverAborted } from './ignore-events.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,
@@ -36,11 +37,14 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   readonly #options: NormalizedAgentOptions;
   readonly #client: SvcClient;
   readonly #output: z.ZodType<TOutput> | undefined;
+  readonly #create: CreateChatCompletion;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     this.#options = normalizeAgentOptions(options);
-    this.#client = options.client;
+    const client = options.client;
+    this.#client = client;
     this.#output = options.output;
+    this.#create = (params, requestOptions) => client.chat.completions.create(params, requestOptions);
   }
 
   /** The model every request uses. */
@@ -55,48 +59,54 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
 
   /** Runs to the end (or to a pause for approvals); by default without streaming the HTTP answers. */
   run(input: AgentInput, options: AgentRunOptions<TContext> = {}): Promise<RunResult<TOutput>> {
-    return this.#start(input, { ...options, stream: options.stream ?? false }, false).result;
+    // Nobody can observe a run()'s events or abort it except through `options.signal`: no AgentStream,
+    // no AbortController and no event objects, just the loop.
+    return this.#execute(input, options, options.stream ?? false, {
+      emit: ignoreEvents,
+      signal: options.signal ?? neverAborted,
+    });
   }
 
   /** Runs and streams events as they happen; see `AgentStream`. */
   stream(input: AgentInput, options: AgentRunOptions<TContext> = {}): AgentStream<TOutput> {
-    return this.#start(input, { ...options, stream: options.stream ?? true }, true);
+    const stream = options.stream ?? true;
+    return new AgentStream<TOutput>((controls) => this.#execute(input, options, stream, controls), {
+      signal: options.signal,
+    });
   }
 
-  #start(input: AgentInput, options: AgentRunOptions<TContext>, buffer: boolean): AgentStream<TOutput> {
+  // Checked inside the run, so a bad option rejects `result` (and yields `error`) like any failure.
+  async #execute(
+    input: AgentInput,
+    options: AgentRunOptions<TContext>,
+    stream: boolean,
+    { emit, signal }: AgentStreamControls,
+  ): Promise<RunResult<TOutput>> {
     const agent = this.#options;
     const client = this.#client;
-    const create: CreateChatCompletion = (params, requestOptions) =>
-      client.chat.completions.create(params, requestOptions);
+    const maxTurns = options.maxTurns ?? agent.maxTurns;
+    checkPositiveInteger('maxTurns', maxTurns);
     const outputSchema = this.#output;
-    // Checked inside the run, so a bad option rejects `result` (and yields `error`) like any failure.
-    return new AgentStream<TOutput>(
-      async ({ emit, signal }) => {
-        const maxTurns = options.maxTurns ?? agent.maxTurns;
-        checkPositiveInteger('maxTurns', maxTurns);
-        const output = outputSchema
-          ? {
-              schema: outputSchema as z.ZodType,
-              request: buildOutputRequest(outputSchema, agent.model, agent.outputName),
-            }
-          : undefined;
-        const state = toRunState(input);
-        const { runAgent } = await loadRunAgent();
-        return (await runAgent({
-          ...agent,
-          state,
-          output,
-          maxTurns,
-          stream: options.stream === true,
-          context: options.context,
-          client,
-          create,
-          signal,
-          emit,
-        })) as RunResult<TOutput>;
-      },
-      { signal: options.signal, buffer },
-    );
+    const output = outputSchema
+      ? {
+          schema: outputSchema as z.ZodType,
+          request: buildOutputRequest(outputSchema, agent.model, agent.outputName),
+        }
+      : undefined;
+    const state = toRunState(input);
+    const { runAgent } = await loadRunAgent();
+    return (await runAgent({
+      ...agent,
+      state,
+      output,
+      maxTurns,
+      stream,
+      context: options.context,
+      client,
+      create: this.#create,
+      signal,
+      emit,
+    })) as RunResult<TOutput>;
   }
 }
 

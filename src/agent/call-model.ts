@@ -1,8 +1,9 @@
 import { ChatCompletionAccumulator } from '../api/chat/chat-completion-accumulator.js';
 import {
   type InternalChatRequestOptions,
-  validatedMessagesOption,
-} from '../api/resources/validated-messages-option.js';
+  type ValidatedPrefix,
+  validatedPrefixOption,
+} from '../api/resources/validated-prefix-option.js';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -11,6 +12,7 @@ import type {
 } from '../api/types/chat.js';
 import type { RequestOptions } from '../api/types/request-options.js';
 import type { AgentEvent } from './events.js';
+import { ignoreEvents } from './ignore-events.js';
 import { isHostedToolCall } from './to-assistant-message.js';
 import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
 
@@ -28,8 +30,8 @@ export interface CallModelOptions {
   emit: (event: AgentEvent) => void;
   /** Ids for function calls the service left without one (streams get them from the accumulator). */
   generateId: () => string;
-  /** Leading messages of `params` that the previous turn sent unchanged (validated then). */
-  validatedMessages?: number;
+  /** The previous turn's request (validated then) and how many leading messages this one repeats. */
+  validatedPrefix?: ValidatedPrefix | undefined;
 }
 
 /**
@@ -44,10 +46,10 @@ export async function callModel({
   signal,
   emit,
   generateId,
-  validatedMessages = 0,
+  validatedPrefix,
 }: CallModelOptions): Promise<ChatCompletion> {
   const requestOptions: RequestOptions & InternalChatRequestOptions = { signal };
-  if (validatedMessages > 0) requestOptions[validatedMessagesOption] = validatedMessages;
+  if (validatedPrefix !== undefined) requestOptions[validatedPrefixOption] = validatedPrefix;
   const response = await create(params, requestOptions);
   if (!isStream(response)) {
     const message = response.choices[0]?.message;
@@ -55,10 +57,15 @@ export async function callModel({
     for (const call of message?.tool_calls ?? []) {
       if (!call.id && !isHostedToolCall(call)) call.id = generateId();
     }
-    emitWholeMessage(message, emit);
+    if (emit !== ignoreEvents) emitWholeMessage(message, emit);
     return response;
   }
   const accumulator = new ChatCompletionAccumulator();
+  if (emit === ignoreEvents) {
+    // Nobody observes the run: fold the chunks, without an update object per chunk.
+    for await (const chunk of response) accumulator.add(chunk);
+    return accumulator.snapshot();
+  }
   const reportedHosted = new Set<number>();
   for await (const chunk of response) {
     for (const update of accumulator.addWithUpdates(chunk)) {

@@ -4,6 +4,7 @@ import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import { throwIfAborted } from './errors/to-abort-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentEvent } from './events.js';
+import { ignoreEvents } from './ignore-events.js';
 import { parsedArgumentsOf } from './prepare-tool-calls.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
@@ -31,12 +32,13 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
     (call) => call.approval === 'none' || call.approval === 'approved',
   );
   // Outcomes already in the ledger were reported by the run that produced them.
-  const fresh = new Set(
-    runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId),
-  );
+  const fresh =
+    emit === ignoreEvents
+      ? undefined
+      : new Set(runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId));
   // Each result is reported as soon as its call ends, not when the whole turn is done.
   const report = (outcome: ToolCallOutcome): void => {
-    if (!fresh.has(outcome.toolCallId)) return;
+    if (!fresh?.has(outcome.toolCallId)) return;
     const { toolCallId, toolName, input } = outcome;
     if (outcome.status === 'ok')
       emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });

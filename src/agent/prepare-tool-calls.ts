@@ -3,6 +3,7 @@ import type { ToolCall } from '../api/types/chat.js';
 import { resolveNeedsApproval } from '../tools/resolve-needs-approval.js';
 import type { ParseArgumentsResult, ToolSet } from '../tools/tool.js';
 import type { AgentEvent } from './events.js';
+import { ignoreEvents } from './ignore-events.js';
 import type { PendingToolCall } from './run-state.js';
 
 // Each call's arguments are parsed (JSON and schema) once, when the turn ends, and the result reused by the
@@ -29,7 +30,7 @@ export function prepareToolCalls(
     const text = call.function.arguments;
     const parsed = toolSet.functions.get(toolName)?.parseArguments(text);
     const input = parsed?.ok ? parsed.value : text;
-    emit({ type: 'tool-call', toolCallId: call.id, toolName, input });
+    if (emit !== ignoreEvents) emit({ type: 'tool-call', toolCallId: call.id, toolName, input });
     const pending: PendingToolCall = {
       toolCallId: call.id,
       toolName,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
-import type { ChatMessage } from '../api/types/chat.js';
+import type { ChatCompletionCreateParams } from '../api/types/chat.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
 import { buildRequest } from './build-request.js';
@@ -67,8 +67,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       await finishStep(options, step);
       if (await shouldStop(options)) return finish(options, 'completed');
     }
-    // The messages of the last request the service accepted: the next turn re-sends them, already valid.
-    let sent: readonly ChatMessage[] | undefined;
+    // The last request the service accepted: the next turn re-sends its messages and fields, already valid.
+    let sent: ChatCompletionCreateParams | undefined;
     for (let turns = 0; ; ) {
       throwIfAborted(signal);
       const index = state.steps.length;
@@ -90,9 +90,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
         signal,
         emit,
         generateId: options.generateId,
-        validatedMessages: validatedPrefixLength(sent, params.messages),
+        validatedPrefix:
+          sent === undefined
+            ? undefined
+            : { messages: validatedPrefixLength(sent.messages, params.messages), params: sent },
       });
-      sent = params.messages;
+      sent = params;
       turns += 1;
       const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
       const turn = toAssistantMessage(message, options.generateId);

@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParams } from '../types/chat.j
 import type { RequestOptions } from '../types/request-options.js';
 import { validateRequest } from './request-validators.js';
 import { type ResourceContext, withOptions } from './resource-context.js';
-import { type InternalChatRequestOptions, validatedMessagesOption } from './validated-messages-option.js';
+import { type InternalChatRequestOptions, validatedPrefixOption } from './validated-prefix-option.js';
 
 /** Which channel a resource talks to: `/v1` or the plan channel's `/svc_plan/v1`. */
 export type Channel = 'default' | 'plan';
@@ -40,11 +40,7 @@ export class ChatCompletions {
   ): Promise<ChatCompletion | ChatCompletionStream> {
     if (this.#context.validate) {
       // Synchronous once the schemas are loaded: a promise (to await) only on the first request.
-      const loading = validateRequest.chatCompletion(
-        params,
-        this.#channel,
-        options?.[validatedMessagesOption],
-      );
+      const loading = validateRequest.chatCompletion(params, this.#channel, options?.[validatedPrefixOption]);
       if (loading !== undefined) await loading;
     }
     const request = withOptions(

@@ -1,5 +1,6 @@
 import { validateResourceId } from '../schemas/validate-resource-id.js';
 import type { Channel } from './chat-completions.js';
+import type { ValidatedPrefix } from './validated-prefix-option.js';
 
 type RequestSchemas = typeof import('../schemas/request-schemas.js');
 
@@ -27,9 +28,15 @@ function withSchemas(check: (schemas: RequestSchemas) => void): Promise<void> | 
  * network call. An entry throws at once, or answers a promise only while the schemas are still loading.
  */
 export const validateRequest = {
-  /** `validatedMessages`: leading messages an earlier request sent unchanged and validated. */
-  chatCompletion(params: unknown, channel: Channel, validatedMessages = 0): Promise<void> | undefined {
-    return withSchemas((s) => s.validateChatCompletionParams(params, { channel, validatedMessages }));
+  /** `prefix`: what an earlier validated request of the conversation sent unchanged. */
+  chatCompletion(params: unknown, channel: Channel, prefix?: ValidatedPrefix): Promise<void> | undefined {
+    return withSchemas((s) =>
+      s.validateChatCompletionParams(params, {
+        channel,
+        validatedMessages: prefix?.messages,
+        validatedParams: prefix?.params,
+      }),
+    );
   },
   tokenCount(params: unknown): Promise<void> | undefined {
     return withSchemas((s) => s.validateTokenCountParams(params));

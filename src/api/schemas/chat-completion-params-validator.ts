@@ -78,7 +78,12 @@ export interface ValidateChatCompletionOptions {
    * Internal: `messages[0..n)` are the unchanged messages of an earlier request that passed validation
    * (the agent re-sends its conversation every turn), so only the messages after them are parsed.
    */
-  validatedMessages?: number;
+  validatedMessages?: number | undefined;
+  /**
+   * Internal: the params of that earlier request. Scalar fields with the very same values (`===`) are
+   * not parsed again.
+   */
+  validatedParams?: object | undefined;
 }
 
 // The fast path parses the scalar fields with the same field rules, and messages and tools separately.
@@ -94,12 +99,19 @@ type RawMessage = { role?: unknown; tool_calls?: { id?: unknown }[]; tool_call_i
  * `tools` unless it is a deep-frozen array that passed before. It answers only "passes": on any issue the
  * caller runs the whole schema, so error messages, paths and their order are exactly those of a full check.
  */
-function passesIncrementally(params: unknown, channel: ChatChannel, from: number): boolean {
+function passesIncrementally(
+  params: unknown,
+  channel: ChatChannel,
+  from: number,
+  previous: object | undefined,
+): boolean {
   if (typeof params !== 'object' || params === null) return false;
   const raw = params as Record<string, unknown>;
   const { messages, tools } = raw;
   if (!Array.isArray(messages) || messages.length === 0 || from < 0 || from > messages.length) return false;
-  if (!scalarParamsSchema.safeParse(raw).success) return false;
+  if (!(previous !== undefined && sameScalars(raw, previous as Record<string, unknown>))) {
+    if (!scalarParamsSchema.safeParse(raw).success) return false;
+  }
   const tail = from === 0 ? messages : messages.slice(from);
   if (!messageListSchema.safeParse(tail).success) return false;
   if (!toolCallIdsMatch(messages as RawMessage[], from)) return false;
@@ -120,6 +132,18 @@ function passesIncrementally(params: unknown, channel: ChatChannel, from: number
   if (channel === 'plan') checkPlanChannelRules(raw, ctx);
   else checkDefaultChannelRules(raw, ctx);
   return !broken;
+}
+
+/** True when `params` has exactly the scalar fields of `previous`, with the same values. */
+function sameScalars(params: Record<string, unknown>, previous: Record<string, unknown>): boolean {
+  let count = 0;
+  for (const key in params) {
+    if (key === 'messages' || key === 'tools') continue;
+    if (params[key] !== previous[key]) return false;
+    count++;
+  }
+  for (const key in previous) if (key !== 'messages' && key !== 'tools') count--;
+  return count === 0;
 }
 
 /** The tool_call_id rule of `chatMessagesSchema` for `messages[from..]`, on messages that parsed. */
@@ -146,9 +170,9 @@ function toolCallIdsMatch(messages: RawMessage[], from: number): boolean {
  */
 export function validateChatCompletionParams(
   params: unknown,
-  { channel = 'default', validatedMessages = 0 }: ValidateChatCompletionOptions = {},
+  { channel = 'default', validatedMessages = 0, validatedParams }: ValidateChatCompletionOptions = {},
 ): void {
-  if (passesIncrementally(params, channel, validatedMessages)) return;
+  if (passesIncrementally(params, channel, validatedMessages, validatedParams)) return;
   if (channel === 'plan')
     validateWithSchema(planChatCompletionParamsSchema, 'plan.chat.completions.create', params);
   else validateWithSchema(chatCompletionParamsSchema, 'chat.completions.create', params);

@@ -111,3 +111,54 @@ describe('validatedToolArrays', () => {
     });
   });
 });
+
+describe('validateChatCompletionParams with validatedParams', () => {
+  const next = () => [...conversation(), { role: 'tool', tool_call_id: 'b', content: '3' }];
+
+  describe('when a scalar field differs from the validated request', () => {
+    it('should parse the scalars again and name the broken field', () => {
+      const earlier = params(conversation(), { temperature: 0.5 });
+      const lines = issueLinesOf(() =>
+        validateChatCompletionParams(params(next(), { temperature: 5 }), {
+          validatedMessages: 7,
+          validatedParams: earlier,
+        }),
+      );
+      expect(lines.join('\n')).toContain('temperature');
+    });
+
+    it('should parse them when a field is new, even if every shared field is the same', () => {
+      const earlier = params(conversation());
+      expect(() =>
+        validateChatCompletionParams(params(next(), { top_p: 7 }), {
+          validatedMessages: 7,
+          validatedParams: earlier,
+        }),
+      ).toThrow(/top_p/);
+    });
+
+    it('should parse them when a field of the validated request is gone', () => {
+      // `model` is missing now: the request must not pass as "the same scalars" minus one.
+      const { model: _dropped, ...rest } = params(next());
+      expect(() =>
+        validateChatCompletionParams(rest, {
+          validatedMessages: 7,
+          validatedParams: params(conversation()),
+        }),
+      ).toThrow(/model/);
+    });
+  });
+
+  describe('when every scalar field is the very same value', () => {
+    it('should not parse them again (the earlier request passed with them)', () => {
+      // A value the schema refuses, on both requests: only a skipped parse lets this one through.
+      const earlier = params(conversation(), { temperature: 5 });
+      expect(() =>
+        validateChatCompletionParams(params(next(), { temperature: 5 }), {
+          validatedMessages: 7,
+          validatedParams: earlier,
+        }),
+      ).not.toThrow();
+    });
+  });
+});
