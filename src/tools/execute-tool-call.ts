@@ -7,6 +7,7 @@ import { formatToolOutput } from './format-tool-output.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import { safeErrorMessage } from './safe-error-message.js';
 import type { ParseArgumentsResult, ToolCallOutcome, ToolSet } from './tool.js';
+import { ToolCallContext } from './tool-call-context.js';
 import type { ToolCallLedger } from './tool-call-ledger.js';
 
 /** What to do when a tool's `execute` throws: tell the model (default) or fail the run. */
@@ -72,16 +73,8 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     timeoutMs: tool.timeoutMs,
     createTimeoutError: () =>
       new ToolTimeoutError({ toolName, toolCallId: call.id, timeoutMs: tool.timeoutMs }),
-    run: (getSignal) =>
-      tool.execute(input, {
-        toolCallId: call.id,
-        // Created on first read: most tools never look at their signal.
-        get signal() {
-          return getSignal();
-        },
-        context: options.context as C,
-        client: options.client,
-      }),
+    run: (work) =>
+      tool.execute(input, new ToolCallContext(call.id, work, options.context as C, options.client)),
   });
   if (result.status === 'ok') {
     // The common outcome, built in one literal (no spread of `base`).

@@ -1,4 +1,5 @@
 import { addAbortListener, removeAbortListener } from '../transport/abort-listeners.js';
+
 /** How a guarded piece of work ended. */
 export type GuardedResult<T> =
   | { status: 'ok'; value: T }
@@ -8,67 +9,108 @@ export type GuardedResult<T> =
 
 type Stopped = { status: 'timeout'; error: Error } | { status: 'aborted'; error: unknown };
 
+/** What guarded work sees of its guard: a signal that fires when the work is stopped. */
+export interface WorkSignal {
+  /** Fires on the timeout or the caller's abort; created on first read (most tools never read it). */
+  readonly signal: AbortSignal;
+}
+
 const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   (typeof value === 'object' || typeof value === 'function') &&
   value !== null &&
   typeof (value as { then?: unknown }).then === 'function';
 
+function onTimeout(run: { stop(result: Stopped): void; createTimeoutError(): Error }): void {
+  run.stop({ status: 'timeout', error: run.createTimeoutError() });
+}
+
+/**
+ * One guarded piece of work: its timer, its subscription to the caller's signal and its lazily created
+ * AbortController live in one object (with prototype methods) instead of a handful of closures per call,
+ * because every tool call of every turn passes here.
+ */
+class GuardedRun<T> implements WorkSignal {
+  readonly createTimeoutError: () => Error;
+  #controller: AbortController | undefined;
+  #stopped: Stopped | undefined;
+  #settled = false;
+  #resolve: ((result: GuardedResult<T>) => void) | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #callerSignal: AbortSignal | undefined;
+  #onCallerAbort: (() => void) | undefined;
+
+  constructor(createTimeoutError: () => Error) {
+    this.createTimeoutError = createTimeoutError;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#stopped !== undefined) this.#controller.abort(this.#stopped.error);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Waits for `pending`, but no longer than `timeoutMs` or the caller's abort. */
+  guard(
+    pending: PromiseLike<T>,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<GuardedResult<T>> {
+    return new Promise<GuardedResult<T>>((resolve) => {
+      this.#resolve = resolve;
+      this.#timer = setTimeout(onTimeout, timeoutMs, this);
+      if (signal !== undefined) {
+        this.#callerSignal = signal;
+        this.#onCallerAbort = () => this.stop({ status: 'aborted', error: signal.reason });
+        addAbortListener(signal, this.#onCallerAbort);
+      }
+      pending.then(
+        (value) => this.#finish({ status: 'ok', value }),
+        (error: unknown) => this.#finish({ status: 'error', error }),
+      );
+    });
+  }
+
+  /** Ends the wait now; the work learns of it through its signal. Its late result is dropped. */
+  stop(result: Stopped): void {
+    if (this.#settled) return;
+    this.#stopped = result;
+    this.#finish(result);
+    this.#controller?.abort(result.error);
+  }
+
+  #finish(result: GuardedResult<T>): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    if (this.#callerSignal !== undefined && this.#onCallerAbort !== undefined) {
+      removeAbortListener(this.#callerSignal, this.#onCallerAbort);
+    }
+    this.#resolve?.(result);
+  }
+}
+
 /**
  * Runs `run` with a signal that fires when `signal` aborts or `timeoutMs` passes, and stops waiting at that
- * moment even if the work ignores its signal (its late result or rejection is dropped).
- *
- * Per call this is on the hot path of every agent turn, so it does only what is needed: the work's
- * signal is created on first read (`getSignal`; most tools never read it), work that returns a plain
- * value needs no timer at all, and otherwise one timer and one abort listener settle a single promise
- * instead of racing an extra `stopped` promise.
+ * moment even if the work ignores its signal (its late result or rejection is dropped). Work that returns
+ * a plain value needs no timer at all; the work's signal is created only if it reads it.
  */
 export function runWithTimeout<T>(options: {
-  run: (getSignal: () => AbortSignal) => T | Promise<T>;
+  run: (guard: WorkSignal) => T | Promise<T>;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   createTimeoutError: () => Error;
 }): Promise<GuardedResult<T>> {
   const { run, timeoutMs, signal, createTimeoutError } = options;
   if (signal?.aborted) return Promise.resolve({ status: 'aborted', error: signal.reason });
-  let controller: AbortController | undefined;
-  let stopped: Stopped | undefined;
-  const getSignal = (): AbortSignal => {
-    if (!controller) {
-      controller = new AbortController();
-      if (stopped) controller.abort(stopped.error);
-    }
-    return controller.signal;
-  };
+  const guarded = new GuardedRun<T>(createTimeoutError);
   let work: T | Promise<T>;
   try {
-    work = run(getSignal);
+    work = run(guarded);
   } catch (error) {
     return Promise.resolve({ status: 'error', error });
   }
   if (!isPromiseLike(work)) return Promise.resolve({ status: 'ok', value: work });
-  const pending = work;
-  return new Promise<GuardedResult<T>>((resolve) => {
-    let settled = false;
-    const finish = (result: GuardedResult<T>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (signal !== undefined) removeAbortListener(signal, onRunAbort);
-      resolve(result);
-    };
-    // The work learns of the stop through its signal; waiting for it ends at the same moment.
-    const stop = (result: Stopped) => {
-      if (settled) return;
-      stopped = result;
-      finish(result);
-      controller?.abort(result.error);
-    };
-    const timer = setTimeout(() => stop({ status: 'timeout', error: createTimeoutError() }), timeoutMs);
-    const onRunAbort = () => stop({ status: 'aborted', error: signal?.reason });
-    if (signal !== undefined) addAbortListener(signal, onRunAbort);
-    pending.then(
-      (value) => finish({ status: 'ok', value }),
-      (error: unknown) => finish({ status: 'error', error }),
-    );
-  });
+  return guarded.guard(work, timeoutMs, signal);
 }

@@ -54,13 +54,18 @@ export class ToolCallLedger {
     if (completed) return Promise.resolve(completed);
     const existing = this.#calls.get(id);
     if (existing) return existing;
-    const call = Promise.resolve()
-      .then(fn)
-      .then((outcome) => {
-        if (outcome.status === 'aborted' && !outcome.executed) this.#calls.delete(id);
-        else this.#completed.set(id, outcome);
-        return outcome;
-      });
+    let started: Promise<ToolCallOutcome>;
+    try {
+      // Started at once (no extra tick per call): `fn` cannot reach this ledger before the call is recorded.
+      started = fn();
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    const call = started.then((outcome) => {
+      if (outcome.status === 'aborted' && !outcome.executed) this.#calls.delete(id);
+      else this.#completed.set(id, outcome);
+      return outcome;
+    });
     // A rejected call (toolErrors: 'throw') stays recorded: its tool ran, so it must not run again.
     this.#calls.set(id, call);
     return call;
