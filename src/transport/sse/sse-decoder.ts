@@ -1,4 +1,5 @@
 const LF = 10;
+const CR = 13;
 const COLON = 58;
 const SPACE = 32;
 const D = 100;
@@ -12,11 +13,19 @@ export const sseDoneMarker = '[DONE]';
  * Incremental server-sent-events decoder: feed it bytes as they arrive, in any split, and it returns the
  * `data` payload of each complete event. Follows the SSE rules that matter here: `\r\n`, `\n` or `\r` line
  * ends, `:` comment lines, several `data:` lines joined with `\n`, other fields ignored, and it stops at
- * `data: [DONE]`. Works on decoded strings with `indexOf` (no per-byte loop, no regex) because it sits on
- * the hot path of every streamed token.
+ * `data: [DONE]`. It sits on the hot path of every streamed token, so it never loops per byte or uses a
+ * regex: while the stream has no `\r` it cuts lines at `\n` bytes (`\n` never occurs inside a UTF-8
+ * sequence) and decodes only the payloads, one `toString` each; at the first `\r` it moves to decoding
+ * the text and scanning it with `indexOf`.
  */
 export class SseDecoder {
   private _decoder = new TextDecoder('utf-8');
+  /** Byte mode: the bytes of an unfinished line, waiting for its `\n`. */
+  private _carry: Buffer | undefined = undefined;
+  /** Text mode, from the first `\r` on (line ends may then be `\r\n` or a lone `\r`). */
+  private _textMode = false;
+  /** A first line was read in byte mode (a leading byte-order mark is dropped from it). */
+  private _started = false;
   /** Text of an unfinished line, kept as pieces so a long event is not re-scanned on every read. */
   private _pending: string[] = [];
   /** The previous text ended with `\r`: a `\n` at the start of the next one belongs to it. */
@@ -32,7 +41,85 @@ export class SseDecoder {
   /** Decodes the next bytes and returns the data payloads of the events they complete (often none or one). */
   decode(bytes: Uint8Array): string[] {
     if (this._done) return [];
-    return this.decodeText(this._decoder.decode(bytes, { stream: true }));
+    if (this._textMode) return this.decodeText(this._decoder.decode(bytes, { stream: true }));
+    const buffer = Buffer.isBuffer(bytes)
+      ? bytes
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (buffer.indexOf(CR) !== -1) return this._enterTextMode(buffer);
+    const out: string[] = [];
+    let pos = 0;
+    if (this._carry !== undefined) {
+      const nl = buffer.indexOf(LF);
+      if (nl === -1) {
+        this._carry = Buffer.concat([this._carry, buffer]);
+        return out;
+      }
+      const line = Buffer.concat([this._carry, buffer.subarray(0, nl)]);
+      this._carry = undefined;
+      this._byteLine(line, out);
+      if (this._done) return out;
+      pos = nl + 1;
+    }
+    pos = this._scanBytes(buffer, pos, out);
+    // Copied: the caller may reuse its buffer for the next read.
+    if (pos < buffer.length && !this._done) this._carry = Buffer.from(buffer.subarray(pos));
+    return out;
+  }
+
+  /** Byte mode: handles every complete line of `buffer` from `pos`; returns where the unfinished one starts. */
+  private _scanBytes(buffer: Buffer, start: number, out: string[]): number {
+    let pos = start;
+    let nl = buffer.indexOf(LF, pos);
+    while (nl !== -1) {
+      // The common shape `data: <json>\n\n`: one decode of the payload, no line text at all.
+      if (
+        this._started &&
+        this._data === undefined &&
+        buffer[nl + 1] === LF &&
+        nl - pos >= 5 &&
+        buffer[pos] === D &&
+        buffer[pos + 1] === A &&
+        buffer[pos + 2] === T &&
+        buffer[pos + 3] === A &&
+        buffer[pos + 4] === COLON
+      ) {
+        const value = buffer.toString('utf8', buffer[pos + 5] === SPACE ? pos + 6 : pos + 5, nl);
+        if (value === sseDoneMarker) {
+          this._finish();
+          return buffer.length;
+        }
+        out.push(value);
+        pos = nl + 2;
+      } else {
+        this._byteLine(buffer.subarray(pos, nl), out);
+        if (this._done) return buffer.length;
+        pos = nl + 1;
+      }
+      nl = buffer.indexOf(LF, pos);
+    }
+    return pos;
+  }
+
+  /** Byte mode: one whole line (without its `\n`), handled as text. */
+  private _byteLine(line: Buffer, out: string[]): void {
+    let from = 0;
+    if (!this._started) {
+      this._started = true;
+      if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) from = 3;
+    }
+    const text = line.toString('utf8', from);
+    this._line(text, 0, text.length, out);
+  }
+
+  /** The first `\r`: the carried bytes and the rest go through the text path from now on. */
+  private _enterTextMode(buffer: Buffer): string[] {
+    this._textMode = true;
+    // A fresh TextDecoder drops a byte-order mark at its start: only right for the stream's first bytes.
+    if (this._started) this._decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    const carry = this._carry;
+    this._carry = undefined;
+    const head = carry === undefined ? '' : this._decoder.decode(carry, { stream: true });
+    return this.decodeText(head + this._decoder.decode(buffer, { stream: true }));
   }
 
   /** Same as {@link decode} for already decoded text. */
@@ -65,6 +152,13 @@ export class SseDecoder {
   end(): string[] {
     const out: string[] = [];
     if (this._done) return out;
+    if (this._carry !== undefined) {
+      const carry = this._carry;
+      this._carry = undefined;
+      this._byteLine(carry, out);
+      if (!this._done) this._dispatch(out);
+      return out;
+    }
     const tail = this._decoder.decode();
     if (tail !== '') this._pending.push(tail);
     if (this._pending.length > 0) {
@@ -160,6 +254,7 @@ export class SseDecoder {
 
   private _finish(): void {
     this._done = true;
+    this._carry = undefined;
     this._pending = [];
     this._data = undefined;
   }

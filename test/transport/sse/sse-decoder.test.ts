@@ -84,6 +84,16 @@ describe('SseDecoder', () => {
     });
   });
 
+  describe('when the stream starts with a byte-order mark', () => {
+    it('should drop it, with \\n or \\r\\n line ends and however the bytes are split', () => {
+      for (const eol of ['\n', '\r\n']) {
+        const bytes = encoder.encode(`\uFEFFdata: {"a":"é"}${eol}${eol}data: 2${eol}${eol}`);
+        expect(decodeAll([bytes])).toEqual(['{"a":"é"}', '2']);
+        expect(decodeAll(splitAt(bytes, [...bytes.keys()]))).toEqual(['{"a":"é"}', '2']);
+      }
+    });
+  });
+
   describe('when the same bytes are split at random points', () => {
     const line = fc.constantFrom('\n', '\r\n', '\r');
     const payload = fc.string({ unit: fc.constantFrom('a', 'é', '世', '🎉', ' ', '{', '"', ':', 'x') });
