@@ -6,6 +6,9 @@ const D = 100;
 const A = 97;
 const T = 116;
 
+/** Node's Buffer decodes a byte range without `toString`'s argument handling (undici uses it too). */
+type Utf8SliceBuffer = Buffer & { utf8Slice(start: number, end: number): string };
+
 /** The `data` payload that ends a stream; it is not yielded. */
 export const sseDoneMarker = '[DONE]';
 
@@ -60,44 +63,26 @@ export class SseDecoder {
       if (this._done) return out;
       pos = nl + 1;
     }
-    pos = this._scanBytes(buffer, pos, out);
-    // Copied: the caller may reuse its buffer for the next read.
-    if (pos < buffer.length && !this._done) this._carry = Buffer.from(buffer.subarray(pos));
-    return out;
-  }
-
-  /** Byte mode: handles every complete line of `buffer` from `pos`; returns where the unfinished one starts. */
-  private _scanBytes(buffer: Buffer, start: number, out: string[]): number {
-    let pos = start;
-    let nl = buffer.indexOf(LF, pos);
-    while (nl !== -1) {
-      // The common shape `data: <json>\n\n`: one decode of the payload, no line text at all.
-      if (
-        this._started &&
-        this._data === undefined &&
-        buffer[nl + 1] === LF &&
-        nl - pos >= 5 &&
-        buffer[pos] === D &&
-        buffer[pos + 1] === A &&
-        buffer[pos + 2] === T &&
-        buffer[pos + 3] === A &&
-        buffer[pos + 4] === COLON
-      ) {
-        const value = buffer.toString('utf8', buffer[pos + 5] === SPACE ? pos + 6 : pos + 5, nl);
-        if (value === sseDoneMarker) {
-          this._finish();
-          return buffer.length;
-        }
-        out.push(value);
-        pos = nl + 2;
-      } else {
+    if (!this._started && pos < buffer.length) {
+      // The first line goes alone, so a byte-order mark at its start can be dropped.
+      const nl = buffer.indexOf(LF, pos);
+      if (nl !== -1) {
         this._byteLine(buffer.subarray(pos, nl), out);
-        if (this._done) return buffer.length;
+        if (this._done) return out;
         pos = nl + 1;
       }
-      nl = buffer.indexOf(LF, pos);
     }
-    return pos;
+    const last = buffer.lastIndexOf(LF);
+    if (this._started && last >= pos) {
+      // Every line up to the last `\n` is whole: one decode for all of them, then the text scan.
+      const text = (buffer as Utf8SliceBuffer).utf8Slice(pos, last + 1);
+      this._scanLF(text, 0, out);
+      if (this._done) return out;
+      pos = last + 1;
+    }
+    // Copied: the caller may reuse its buffer for the next read.
+    if (pos < buffer.length) this._carry = Buffer.from(buffer.subarray(pos));
+    return out;
   }
 
   /** Byte mode: one whole line (without its `\n`), handled as text. */
