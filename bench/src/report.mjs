@@ -56,7 +56,8 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
   out.push(`# svc-agents benchmark, ${date}${quick ? ' (quick)' : ''}`);
   out.push('');
   out.push(
-    `Node ${env.node}, ${env.cpu}, ${env.cores} cores, ${env.platform}. ${plan.rounds} interleaved rounds; ` +
+    `Node ${env.node}, ${env.cpu}, ${env.cores} cores, ${env.platform}. ${plan.warmupRounds} unrecorded ` +
+      `warm-up rounds of the same plan, then ${plan.rounds} interleaved rounds; ` +
       `${plan.runsC1} runs per measurement at c=1, ${plan.runsC64} at c=64; whole run ${seconds} s. ` +
       `Load average (1/5/15 min): ${env.load}; anything above the core count means other processes shared the CPU.`,
   );
