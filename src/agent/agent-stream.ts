@@ -30,7 +30,8 @@ export class AgentStream<Output = undefined>
   readonly result: Promise<RunResult<Output>>;
   readonly #controller = new AbortController();
   readonly #queue: AgentEvent[] = [];
-  #wake: (() => void) | undefined;
+  /** The consumer's pending `next()`: an event is handed to it directly, without queueing. */
+  #waiter: { resolve(result: IteratorResult<AgentEvent>): void; reject(error: unknown): void } | undefined;
   #ended = false;
   #failure: { error: unknown; thrown: boolean } | undefined;
   #iterated = false;
@@ -74,22 +75,15 @@ export class AgentStream<Output = undefined>
       throw new SvcError('An AgentStream can be iterated only once; use stream.on() for more listeners.');
     this.#iterated = true;
     return {
-      next: async (): Promise<IteratorResult<AgentEvent>> => {
-        for (;;) {
-          const event = this.#queue.shift();
-          if (event) return { done: false, value: event };
-          if (this.#ended) {
-            const failure = this.#failure;
-            if (failure && !failure.thrown) {
-              failure.thrown = true;
-              throw failure.error;
-            }
-            return { done: true, value: undefined };
-          }
-          await new Promise<void>((resolve) => {
-            this.#wake = resolve;
-          });
-        }
+      // Not an async function: a queued event is answered at once, and a waiting consumer is handed the
+      // next event by #push, one promise per event either way.
+      next: (): Promise<IteratorResult<AgentEvent>> => {
+        const event = this.#queue.shift();
+        if (event) return Promise.resolve({ done: false, value: event });
+        if (this.#ended) return this.#endResult();
+        return new Promise((resolve, reject) => {
+          this.#waiter = { resolve, reject };
+        });
       },
       return: async (): Promise<IteratorResult<AgentEvent>> => {
         if (!this.#ended) {
@@ -104,8 +98,13 @@ export class AgentStream<Output = undefined>
   }
 
   #push(event: AgentEvent): void {
-    this.#queue.push(event);
-    this.#notify();
+    const waiter = this.#waiter;
+    if (waiter !== undefined) {
+      this.#waiter = undefined;
+      waiter.resolve({ done: false, value: event });
+    } else {
+      this.#queue.push(event);
+    }
     // Every event of the run passes here; most streams are iterated, with no listener at all.
     if (this.listenerCount(event.type) > 0) {
       (this.emit as (type: string, event: AgentEvent) => boolean)(event.type, event);
@@ -113,15 +112,22 @@ export class AgentStream<Output = undefined>
     if (this.listenerCount('event') > 0) this.emit('event', event);
   }
 
+  /** What `next()` answers once the run has ended and every event was read: the failure once, then done. */
+  #endResult(): Promise<IteratorResult<AgentEvent>> {
+    const failure = this.#failure;
+    if (failure && !failure.thrown) {
+      failure.thrown = true;
+      return Promise.reject(failure.error);
+    }
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
   #end(failure: { error: unknown; thrown: boolean } | undefined): void {
     this.#ended = true;
     this.#failure = failure;
-    this.#notify();
-  }
-
-  #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    const waiter = this.#waiter;
+    if (waiter === undefined) return;
+    this.#waiter = undefined;
+    this.#endResult().then(waiter.resolve, waiter.reject);
   }
 }

@@ -74,32 +74,44 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     let finished = false;
     let batch: string[] = [];
     let index = 0;
-    const fail = (error: unknown): never => {
+    /** Ends the iteration with `error`: the connection is dropped and `finalCompletion()` rejects too. */
+    const stop = (error: unknown): Promise<never> => {
       finished = true;
       sse.abort(error);
       this.#reject(error);
-      throw error;
+      return Promise.reject(error);
     };
-    // One await per network read: the payloads of a read are served from `batch` without another await.
+    const done: IteratorResult<T> = { done: true, value: undefined };
+    const take = (): IteratorResult<T> => ({
+      done: false,
+      value: fold(this.#parse(batch[index++] as string)),
+    });
+    const onBatch = (next: string[] | undefined): IteratorResult<T> | Promise<IteratorResult<T>> => {
+      if (next === undefined) {
+        finished = true;
+        this.#resolve(accumulator.snapshot());
+        return done;
+      }
+      // abort() or return() while this read was pending.
+      if (finished) return done;
+      if (next.length === 0) return readBatch().then(onBatch, stop);
+      batch = next;
+      index = 0;
+      try {
+        return take();
+      } catch (error) {
+        return stop(error);
+      }
+    };
+    // One promise per chunk and one wait per network read: the payloads of a read are served from `batch`.
     return {
-      next: async (): Promise<IteratorResult<T>> => {
-        if (finished) return { done: true, value: undefined };
+      next: (): Promise<IteratorResult<T>> => {
+        if (finished) return Promise.resolve(done);
+        if (index >= batch.length) return readBatch().then(onBatch, stop);
         try {
-          while (index >= batch.length) {
-            const next = await readBatch();
-            if (next === undefined) {
-              finished = true;
-              this.#resolve(accumulator.snapshot());
-              return { done: true, value: undefined };
-            }
-            // abort() or return() while this read was pending.
-            if (finished) return { done: true, value: undefined };
-            batch = next;
-            index = 0;
-          }
-          return { done: false, value: fold(this.#parse(batch[index++] as string)) };
+          return Promise.resolve(take());
         } catch (error) {
-          return fail(error);
+          return stop(error);
         }
       },
       return: async (): Promise<IteratorResult<T>> => {
@@ -111,7 +123,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           this.#reject(new APIUserAbortError('The stream was closed before it ended.'));
           sse.close?.();
         }
-        return { done: true, value: undefined };
+        return done;
       },
     };
   }

@@ -34,21 +34,35 @@ export class ChatCompletions {
     params: ChatCompletionCreateParams,
     options?: RequestOptions,
   ): Promise<ChatCompletion | ChatCompletionStream>;
-  async create(
+  create(
     params: ChatCompletionCreateParams,
     options?: RequestOptions & InternalChatRequestOptions,
   ): Promise<ChatCompletion | ChatCompletionStream> {
-    if (this.#context.validate) {
-      // Synchronous once the schemas are loaded: a promise (to await) only on the first request.
-      const loading = validateRequest.chatCompletion(params, this.#channel, options?.[validatedPrefixOption]);
-      if (loading !== undefined) await loading;
+    // Not an async function: once the schemas are loaded, a request goes out with no await of its own
+    // (one promise per request is the transport's). A broken rule still rejects, never throws.
+    let loading: Promise<void> | undefined;
+    try {
+      if (this.#context.validate) {
+        loading = validateRequest.chatCompletion(params, this.#channel, options?.[validatedPrefixOption]);
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
+    if (loading !== undefined) return loading.then(() => this.#send(params, options));
+    return this.#send(params, options);
+  }
+
+  #send(
+    params: ChatCompletionCreateParams,
+    options: RequestOptions | undefined,
+  ): Promise<ChatCompletion | ChatCompletionStream> {
     const request = withOptions(
       { method: 'POST', path: `${channelPrefix[this.#channel]}/chat/completions`, body: params },
       options,
     );
-    if (params.stream === true)
-      return new ChatCompletionStream(await this.#context.transport.stream(request));
+    if (params.stream === true) {
+      return this.#context.transport.stream(request).then((sse) => new ChatCompletionStream(sse));
+    }
     return this.#context.transport.request<ChatCompletion>(request);
   }
 }
