@@ -3,6 +3,7 @@ import { chatMessageSchema, chatMessagesSchema } from './chat-message-schemas.js
 import { checkChatModelRules, checkDefaultChannelRules, checkPlanChannelRules } from './chat-model-rules.js';
 import { toolDefinitionSchema } from './chat-tool-schemas.js';
 import { integerBetween, nonEmptyString, numberBetween, stringOrStrings } from './field-rules.js';
+import { isCommonChatMessage } from './is-common-chat-message.js';
 import { validateWithSchema } from './validate-with-schema.js';
 import { isDeepFrozen, validatedToolArrays } from './validated-tool-arrays.js';
 
@@ -109,11 +110,14 @@ function passesIncrementally(
   const raw = params as Record<string, unknown>;
   const { messages, tools } = raw;
   if (!Array.isArray(messages) || messages.length === 0 || from < 0 || from > messages.length) return false;
-  if (!(previous !== undefined && sameScalars(raw, previous as Record<string, unknown>))) {
-    if (!scalarParamsSchema.safeParse(raw).success) return false;
+  const scalarsKnownGood =
+    isModelAndStreamOnly(raw) ||
+    (previous !== undefined && sameScalars(raw, previous as Record<string, unknown>));
+  if (!scalarsKnownGood && !scalarParamsSchema.safeParse(raw).success) return false;
+  if (!tailIsCommon(messages, from)) {
+    const tail = from === 0 ? messages : messages.slice(from);
+    if (!messageListSchema.safeParse(tail).success) return false;
   }
-  const tail = from === 0 ? messages : messages.slice(from);
-  if (!messageListSchema.safeParse(tail).success) return false;
   if (!toolCallIdsMatch(messages as RawMessage[], from)) return false;
   if (
     tools !== undefined &&
@@ -132,6 +136,27 @@ function passesIncrementally(
   if (channel === 'plan') checkPlanChannelRules(raw, ctx);
   else checkDefaultChannelRules(raw, ctx);
   return !broken;
+}
+
+/** True when every message from `from` on has a common shape the schema accepts (checked without zod). */
+function tailIsCommon(messages: unknown[], from: number): boolean {
+  for (let index = from; index < messages.length; index++) {
+    if (!isCommonChatMessage(messages[index])) return false;
+  }
+  return true;
+}
+
+/**
+ * The agent's usual request: no scalar field but a non-empty `model` and a boolean `stream`. Checked
+ * without zod (which copies what it parses); any other field goes to the schema.
+ */
+function isModelAndStreamOnly(params: Record<string, unknown>): boolean {
+  if (typeof params.model !== 'string' || params.model === '') return false;
+  for (const key in params) {
+    if (key === 'model' || key === 'messages' || key === 'tools') continue;
+    if (key !== 'stream' || (params.stream !== undefined && typeof params.stream !== 'boolean')) return false;
+  }
+  return true;
 }
 
 /** True when `params` has exactly the scalar fields of `previous`, with the same values. */

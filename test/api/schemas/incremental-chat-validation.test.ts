@@ -1,10 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateChatCompletionParams } from '../../../src/api/schemas/chat-completion-params-validator.js';
+import {
+  chatCompletionParamsSchema,
+  validateChatCompletionParams,
+} from '../../../src/api/schemas/chat-completion-params-validator.js';
 import {
   deepFreeze,
   isDeepFrozen,
   validatedToolArrays,
 } from '../../../src/api/schemas/validated-tool-arrays.js';
+import { anyValue, message } from './chat-message-arbitraries.js';
 import { issueLinesOf } from './validation-error-of.js';
 
 const call = (id: string) => ({ id, type: 'function', function: { name: 'add', arguments: '{}' } });
@@ -159,6 +164,50 @@ describe('validateChatCompletionParams with validatedParams', () => {
           validatedParams: earlier,
         }),
       ).not.toThrow();
+    });
+  });
+});
+
+describe('validateChatCompletionParams fast paths', () => {
+  describe('when given any params of the agent shape, validated from scratch or after a prefix', () => {
+    it('should refuse exactly what the full schema refuses', () => {
+      const candidate = fc.record({
+        model: fc.oneof(
+          { arbitrary: fc.constantFrom('svc-3.5-flash', 'svc-3.7-flash'), weight: 4 },
+          { arbitrary: fc.constant(''), weight: 1 },
+          { arbitrary: anyValue, weight: 1 },
+        ),
+        stream: fc.oneof(fc.constant(undefined), fc.boolean(), anyValue),
+        temperature: fc.oneof(fc.constant(undefined), fc.double({ min: -1, max: 3, noNaN: true })),
+        messages: fc.array(message, { minLength: 1, maxLength: 4 }),
+      });
+      fc.assert(
+        fc.property(candidate, fc.nat(4), (raw, cut) => {
+          // Keys with undefined values are left out, as a caller building the object would.
+          const params = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
+          const expected = chatCompletionParamsSchema.safeParse(params).success;
+          const from = Math.min(cut, raw.messages.length);
+          const passes = (run: () => void) => {
+            try {
+              run();
+              return true;
+            } catch {
+              return false;
+            }
+          };
+          expect(passes(() => validateChatCompletionParams(params))).toBe(expected);
+          // A validated prefix of unchanged messages: the same verdict when that prefix was valid.
+          const prefix = { ...params, messages: raw.messages.slice(0, from) };
+          if (from > 0 && chatCompletionParamsSchema.safeParse(prefix).success) {
+            expect(
+              passes(() =>
+                validateChatCompletionParams(params, { validatedMessages: from, validatedParams: prefix }),
+              ),
+            ).toBe(expected);
+          }
+        }),
+        { numRuns: 3000 },
+      );
     });
   });
 });
