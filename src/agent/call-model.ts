@@ -1,4 +1,4 @@
-import { ChatCompletionAccumulator } from '../api/chat/chat-completion-accumulator.js';
+import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import {
   type InternalChatRequestOptions,
   type ValidatedPrefix,
@@ -6,7 +6,6 @@ import {
 } from '../api/resources/validated-prefix-option.js';
 import type {
   ChatCompletion,
-  ChatCompletionChunk,
   ChatCompletionCreateParams,
   ChatCompletionMessage,
 } from '../api/types/chat.js';
@@ -20,7 +19,7 @@ import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
 export type CreateChatCompletion = (
   params: ChatCompletionCreateParams,
   options: RequestOptions & InternalChatRequestOptions,
-) => Promise<ChatCompletion | (AsyncIterable<ChatCompletionChunk> & { abort?(reason?: unknown): void })>;
+) => Promise<ChatCompletion | ChatCompletionStream>;
 
 /** Options of `callModel`. */
 export interface CallModelOptions {
@@ -60,15 +59,17 @@ export async function callModel({
     if (emit !== ignoreEvents) emitWholeMessage(message, emit);
     return response;
   }
-  const accumulator = new ChatCompletionAccumulator();
+  // Each chunk is folded once, into the stream's own accumulator (its iterators do it).
   if (emit === ignoreEvents) {
-    // Nobody observes the run: fold the chunks, without an update object per chunk.
-    for await (const chunk of response) accumulator.add(chunk);
-    return accumulator.snapshot();
+    // Nobody observes the run: no update objects at all.
+    for await (const _chunk of response) {
+      // folded by the iterator
+    }
+    return response.accumulator.snapshot();
   }
   const reportedHosted = new Set<number>();
-  for await (const chunk of response) {
-    for (const update of accumulator.addWithUpdates(chunk)) {
+  for await (const { updates } of response.withUpdates()) {
+    for (const update of updates) {
       // The agent works on choice 0 (it never asks for n > 1).
       if (update.choice !== 0) continue;
       switch (update.kind) {
@@ -101,11 +102,11 @@ export async function callModel({
       }
     }
   }
-  return accumulator.snapshot();
+  return response.accumulator.snapshot();
 }
 
-function isStream(value: unknown): value is AsyncIterable<ChatCompletionChunk> {
-  return typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+function isStream(value: ChatCompletion | ChatCompletionStream): value is ChatCompletionStream {
+  return value instanceof ChatCompletionStream;
 }
 
 function emitWholeMessage(
