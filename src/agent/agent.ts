@@ -5,7 +5,8 @@ import type { AgentOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream, type AgentStreamControls } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
-import { ignoreEvents, neverAborted } from './ignore-events.js';
+import { ignoreEvents } from './ignore-events.js';
+import { neverAborted } from './never-aborted.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,

@@ -4,11 +4,7 @@ import {
   type ValidatedPrefix,
   validatedPrefixOption,
 } from '../api/resources/validated-prefix-option.js';
-import type {
-  ChatCompletion,
-  ChatCompletionCreateParams,
-  ChatCompletionMessage,
-} from '../api/types/chat.js';
+import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionMessage } from '../api/types/chat.js';
 import type { RequestOptions } from '../api/types/request-options.js';
 import type { AgentEvent } from './events.js';
 import { ignoreEvents } from './ignore-events.js';
