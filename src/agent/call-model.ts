@@ -56,13 +56,8 @@ export async function callModel({
     return response;
   }
   // Each chunk is folded once, into the stream's own accumulator (its iterators do it).
-  if (emit === ignoreEvents) {
-    // Nobody observes the run: no update objects at all.
-    for await (const _chunk of response) {
-      // folded by the iterator
-    }
-    return response.accumulator.snapshot();
-  }
+  // Nobody observes the run: the stream drains itself, without update objects.
+  if (emit === ignoreEvents) return response.finalCompletion();
   const reportedHosted = new Set<number>();
   for await (const { updates } of response.withUpdates()) {
     for (const update of updates) {

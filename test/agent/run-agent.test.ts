@@ -342,6 +342,46 @@ describe('runAgent', () => {
     });
   });
 
+  describe('when agent.run() streams the HTTP answers (stream: true)', () => {
+    it('should fold the chunks into the same steps and answer, with no events to observe', async () => {
+      const weather = createRecordingTool('get_weather');
+      env.emu.script([
+        {
+          chunks: [
+            chunk({ role: 'assistant', content: '' }),
+            chunk({ role: '', reasoning: 'Need the weather.' }),
+            chunk(
+              callDelta({
+                index: 0,
+                id: 'call_w',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":' },
+              }),
+            ),
+            chunk(callDelta({ index: 0, function: { arguments: '"Oslo"}' } }), { usage: usage(10, 5) }),
+            chunk({ role: '', content: '' }, { finish_reason: 'tool_calls', usage: usage(10, 6) }),
+          ],
+        },
+        {
+          chunks: [
+            chunk({ role: 'assistant', content: 'Cold ' }),
+            chunk({ role: '', content: 'in Oslo.' }, { finish_reason: 'stop', usage: usage(20, 4) }),
+          ],
+        },
+      ]);
+      const result = await createAgent({ tools: [weather.tool] }).run('Weather?', { stream: true });
+
+      expect(chatRequests(env.emu).map((request) => request.stream)).toEqual([true, true]);
+      expect(weather.calls.map((call) => [call.toolCallId, call.args])).toEqual([
+        ['call_w', { city: 'Oslo' }],
+      ]);
+      expect(result.text).toBe('Cold in Oslo.');
+      expect(result.steps.map((step) => step.finishReason)).toEqual(['tool_calls', 'stop']);
+      expect(result.steps[0]?.reasoning).toBe('Need the weather.');
+      expect(result.usage.totalTokens).toBe(16 + 24);
+    });
+  });
+
   describe('when a full two-turn run streams', () => {
     it("should emit exactly this sequence of events and sum each turn's final usage", async () => {
       const weather = createRecordingTool('get_weather');
