@@ -1,3 +1,4 @@
+import { isPromiseLike } from '../tools/is-promise-like.js';
 import type { AgentStep } from './run-result.js';
 
 /** Decides, after a tool turn's results are in, whether the run stops instead of asking the model again. */
@@ -66,10 +67,6 @@ async function finishAsync(
     if (Boolean(await (conditions[next] as StopCondition)(options)) === decisive) return decisive;
   }
   return !decisive;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<boolean> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 type RecordedCall = { toolName: string; arguments: string };

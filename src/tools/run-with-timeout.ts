@@ -1,4 +1,5 @@
 import { addAbortListener, removeAbortListener } from '../transport/abort-listeners.js';
+import { isPromiseLike } from './is-promise-like.js';
 
 /** How a guarded piece of work ended. */
 export type GuardedResult<T> =
@@ -14,11 +15,6 @@ export interface WorkSignal {
   /** Fires on the timeout or the caller's abort; created on first read (most tools never read it). */
   readonly signal: AbortSignal;
 }
-
-const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
-  (typeof value === 'object' || typeof value === 'function') &&
-  value !== null &&
-  typeof (value as { then?: unknown }).then === 'function';
 
 function onTimeout(run: { stop(result: Stopped): void; createTimeoutError(): Error }): void {
   run.stop({ status: 'timeout', error: run.createTimeoutError() });
