@@ -1,7 +1,6 @@
-type Raw = Record<string, unknown>;
+import { isJsonObject } from './is-json-object.js';
 
-const isObject = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+type Raw = Record<string, unknown>;
 const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
 
 /**
@@ -13,7 +12,7 @@ const isOptionalString = (value: unknown): boolean => value === undefined || typ
  * per run with validation off, bench non-streamed c=64).
  */
 export function isCommonChatMessage(message: unknown): boolean {
-  if (!isObject(message)) return false;
+  if (!isJsonObject(message)) return false;
   switch (message.role) {
     case 'system':
       return typeof message.content === 'string';
@@ -41,9 +40,9 @@ function isCommonAssistantMessage(message: Raw): boolean {
 }
 
 function isCommonToolCall(call: unknown): boolean {
-  if (!isObject(call) || typeof call.id !== 'string' || typeof call.type !== 'string') return false;
+  if (!isJsonObject(call) || typeof call.id !== 'string' || typeof call.type !== 'string') return false;
   const fn = call.function;
-  if (!isObject(fn) || !isOptionalString(fn.name) || !isOptionalString(fn.arguments)) return false;
+  if (!isJsonObject(fn) || !isOptionalString(fn.name) || !isOptionalString(fn.arguments)) return false;
   const index = call.index;
   if (index !== undefined && !(typeof index === 'number' && Number.isInteger(index) && index >= 0))
     return false;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatChannel } from './chat-completion-params-validator.js';
 import { nonEmptyString, ruleError } from './field-rules.js';
+import { isJsonObject } from './is-json-object.js';
 import { planModelId } from './model-ids.js';
 import { unsupportedContentType, validateWithSchema } from './validate-with-schema.js';
 
@@ -23,14 +24,11 @@ const blockFields: Readonly<Record<string, ReadonlyArray<readonly [string, Field
   tool_result: [['tool_use_id', 'string']],
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function checkBlock(block: Record<string, unknown>, ctx: Ctx): void {
   const fields = typeof block.type === 'string' ? blockFields[block.type] : undefined;
   for (const [field, kind] of fields ?? []) {
     const value = block[field];
-    const ok = kind === 'string' ? typeof value === 'string' : isObject(value);
+    const ok = kind === 'string' ? typeof value === 'string' : isJsonObject(value);
     if (!ok) {
       ctx.addIssue({
         code: 'custom',
@@ -60,7 +58,7 @@ export const messagesToolSchema = z
   .superRefine((tool, ctx) => {
     if (tool.type !== undefined && tool.type !== 'custom') return;
     const schema = tool.input_schema;
-    if (!isObject(schema)) {
+    if (!isJsonObject(schema)) {
       ctx.addIssue({
         code: 'custom',
         message: schema === undefined ? 'required' : 'must be an object',
@@ -86,7 +84,7 @@ export const messagesCountTokensParamsSchema = messagesCountTokensObject;
 function checkPlanBlocks(blocks: unknown, path: PropertyKey[], ctx: Ctx): void {
   if (!Array.isArray(blocks)) return;
   for (const [index, block] of blocks.entries()) {
-    if (!isObject(block)) continue;
+    if (!isJsonObject(block)) continue;
     if (block.type === 'image' || block.type === 'document') {
       ctx.addIssue({
         code: 'custom',
@@ -103,7 +101,7 @@ function checkPlanBlocks(blocks: unknown, path: PropertyKey[], ctx: Ctx): void {
 /** The same body on the plan channel: only `svc-router-v1`, no image or document blocks, no web search. */
 export const planMessagesCountTokensParamsSchema = messagesCountTokensObject.superRefine(
   (params, ctx) => {
-    if (!isObject(params)) return;
+    if (!isJsonObject(params)) return;
     if (params.model !== planModelId) {
       if (typeof params.model === 'string') {
         ctx.addIssue({
@@ -116,13 +114,13 @@ export const planMessagesCountTokensParamsSchema = messagesCountTokensObject.sup
     }
     if (Array.isArray(params.messages)) {
       for (const [index, message] of params.messages.entries()) {
-        if (isObject(message)) checkPlanBlocks(message.content, ['messages', index, 'content'], ctx);
+        if (isJsonObject(message)) checkPlanBlocks(message.content, ['messages', index, 'content'], ctx);
       }
     }
     if (Array.isArray(params.tools)) {
       for (const [index, tool] of params.tools.entries()) {
         const isWebSearch =
-          isObject(tool) &&
+          isJsonObject(tool) &&
           ((typeof tool.type === 'string' && tool.type.startsWith('web_search')) ||
             tool.name === 'web_search');
         if (isWebSearch) {
