@@ -24,6 +24,11 @@ export interface DefineToolOptions<P extends ToolParameters, Out, C> {
   timeoutMs?: number;
   /** Whether a human must approve each call (or a function deciding per call). @default false */
   needsApproval?: NeedsApproval<InferToolArgs<P>, C>;
+  /**
+   * Running the same call twice is harmless (a read, or a write keyed by `ctx.toolCallId`), so a call
+   * interrupted mid-run may be run again on resume instead of being reported as possibly done. @default false
+   */
+  idempotent?: boolean;
 }
 
 const noParameters: JsonSchemaParameters = { type: 'object', properties: {} };
@@ -47,6 +52,7 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
     parameters = noParameters,
     execute,
     timeoutMs = DEFAULT_TOOL_TIMEOUT_MS,
+    idempotent = false,
   } = options;
   const needsApproval = options.needsApproval ?? false;
   const toolName = typeof name === 'string' ? name : String(name);
@@ -66,6 +72,7 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
   if (typeof needsApproval !== 'boolean' && typeof needsApproval !== 'function') {
     fail('needsApproval must be a boolean or a function');
   }
+  if (typeof idempotent !== 'boolean') fail('idempotent must be a boolean');
   const converted = convertParameters(toolName, parameters);
   return Object.freeze({
     kind: 'function' as const,
@@ -77,6 +84,7 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
     },
     timeoutMs,
     needsApproval,
+    idempotent,
     parseArguments: createArgumentsParser<InferToolArgs<P>>(name, parameters, converted),
     execute: execute as (args: InferToolArgs<P>, ctx: ToolContext<C>) => Promise<Awaited<Out>> | Awaited<Out>,
   });

@@ -44,6 +44,8 @@ export interface Tool<Args = any, Out = unknown, C = any> {
   readonly timeoutMs: number;
   /** Whether a human must approve a call before it runs. @default false */
   readonly needsApproval: NeedsApproval<Args, C>;
+  /** Whether running the same call twice is harmless, so a resume or retry may run it again. @default false */
+  readonly idempotent: boolean;
   /** Parses and validates the model's `function.arguments` text; an empty string means `{}`. */
   parseArguments(text: string): ParseArgumentsResult<Args>;
   /** Runs the tool with validated arguments. */
