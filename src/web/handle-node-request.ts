@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Reads a Node request body whole (chat requests are small JSON documents). */
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Answers a Node request with a fetch-style handler: the request becomes a Web `Request`, the `Response`
+ * is written back, streaming bodies chunk by chunk; when the client disconnects the body is cancelled.
+ */
+export async function handleNodeRequest(
+  fetchHandler: (request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const host = req.headers.host ?? 'localhost';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const method = req.method ?? 'GET';
+  const init: RequestInit = { method, headers };
+  if (method !== 'GET' && method !== 'HEAD') init.body = new Uint8Array(await readBody(req));
+  const response = await fetchHandler(new Request(`http://${host}${req.url ?? '/'}`, init));
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
+  res.writeHead(response.status, outHeaders);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const onClose = () => void reader.cancel(new Error('The client closed the connection.')).catch(() => {});
+  res.once('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value))
+        await new Promise((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+}
