@@ -49,13 +49,13 @@ const CSS = `
 @media (prefers-color-scheme: dark) { :root { --bg: #17171a; --fg: #ececf1; --muted: #a3a3ad; --card: #222227;
   --line: #3a3a42; --accent: #8ab4ff; --ok: #6fd28f; --bad: #ff8a80; } }
 * { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--fg); display: flex; flex-direction: column; min-height: 100vh;
-  font-size: 16px; line-height: 1.5; }
+body { margin: 0; background: var(--bg); color: var(--fg); display: flex; flex-direction: column; height: 100vh;
+  height: 100dvh; font-size: 16px; line-height: 1.5; }
 .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: var(--card); padding: 4px 8px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-header { padding: 12px 16px; border-bottom: 1px solid var(--line); }
+header { padding: 10px max(16px, calc((100% - 828px) / 2)); border-bottom: 1px solid var(--line); }
 h1 { font-size: 1.15rem; margin: 0; } .subtitle { margin: 0; color: var(--muted); font-size: .9rem; }
-main { flex: 1; width: 100%; max-width: 860px; margin: 0 auto; padding: 12px 16px; }
+main { flex: 1; overflow-y: auto; padding: 12px max(16px, calc((100% - 828px) / 2)); }
 .log { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 12px; }
 .msg { padding: 10px 14px; border-radius: 12px; background: var(--card); border: 1px solid var(--line);
   overflow-wrap: anywhere; }
@@ -77,7 +77,7 @@ button.primary, #send { background: var(--accent); color: #fff; border-color: tr
 button:disabled { opacity: .6; cursor: default; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error-text { color: var(--bad); }
-footer { position: sticky; bottom: 0; background: var(--bg); border-top: 1px solid var(--line); padding: 8px 16px 12px; }
+footer { background: var(--bg); border-top: 1px solid var(--line); padding: 8px 16px 12px; }
 footer form { max-width: 860px; margin: 0 auto; }
 .upload { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; font-size: .9rem; margin-bottom: 8px; }
 .upload input { max-width: 100%; } .status { margin: 0; color: var(--muted); }
