@@ -5,10 +5,12 @@ import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 import { toSseResponse } from '../transport/sse/sse-writer.js';
-import { applyDecisions } from './apply-decisions.js';
+import { type ApprovalDecision, applyDecisions } from './apply-decisions.js';
 import { type ChatStore, createMemoryChatStore } from './chat-store.js';
 import { handleNodeRequest } from './handle-node-request.js';
 import { RunLog } from './run-log.js';
+import { parseUIChatRequest, uiFramesFromLog } from './ui-chat-request.js';
+import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
 import { ChatRequestError, errorResponse, jsonResponse, readJsonObject } from './web-error.js';
 
 /** The agent of a chat: one for all sessions, or one per session (e.g. with the session's tools). */
@@ -61,6 +63,8 @@ interface LiveRun {
  *   paused for approvals; the continued stream is a new run.
  * - `GET /runs/:runId/events` (with `Last-Event-ID`): reconnects to a run, replaying what was missed.
  * - `GET /sessions/:sessionId`: the conversation and the run in progress, if any.
+ * - `POST /ui`: the same for a `useChat` front end (`@ai-sdk/react`, `api: '/api/ui'`), in the AI SDK UI
+ *   message stream protocol: the chat id is the session; approval responses resume the paused run.
  * A client disconnecting does not stop the run (it can reconnect); a run with no client for
  * `abandonAfterMs` is aborted.
  */
@@ -77,6 +81,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const base = basePath.replace(/\/+$/, '');
   const runs = new Map<string, LiveRun>();
   const activeBySession = new Map<string, string>();
+  /** The run of a session paused for approvals, for `useChat` requests (which name the chat, not the run). */
+  const pausedBySession = new Map<string, string>();
   const agentFor = (sessionId: string) => (typeof agent === 'function' ? agent({ sessionId }) : agent);
 
   async function startRun(sessionId: string, input: AgentInput): Promise<string> {
@@ -86,8 +92,10 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const settled = log.done.then(async (result) => {
       try {
         if (result) await store.saveSession(sessionId, result.messages);
-        if (result?.status === 'interrupted')
+        if (result?.status === 'interrupted') {
           await store.savePausedRun(runId, { sessionId, state: JSON.stringify(result.state) });
+          pausedBySession.set(sessionId, runId);
+        }
       } finally {
         if (activeBySession.get(sessionId) === runId) activeBySession.delete(sessionId);
         setTimeout(() => runs.delete(runId), keepEndedRunsMs).unref?.();
@@ -113,6 +121,41 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     );
   }
 
+  /** Starts a run answering `message` in the session's conversation. */
+  async function beginMessage(sessionId: string, message: string): Promise<string> {
+    const active = activeBySession.get(sessionId);
+    if (active)
+      throw new ChatRequestError({
+        status: 409,
+        message: `sessionId: run ${active} is still in progress in this session`,
+      });
+    const history = (await store.loadSession(sessionId)) ?? [];
+    const input: ChatMessage[] = [...history, { role: 'user', content: message }];
+    return startRun(sessionId, input);
+  }
+
+  /** Resumes a paused run with the decisions (`body.decisions`); a bad request keeps it paused. */
+  async function resume(runId: string, decisions: unknown): Promise<string> {
+    await runs.get(runId)?.settled;
+    const paused = await store.takePausedRun(runId);
+    if (!paused)
+      throw new ChatRequestError({
+        status: 404,
+        message: `runId: run '${runId}' is not waiting for approvals`,
+      });
+    if (pausedBySession.get(paused.sessionId) === runId) pausedBySession.delete(paused.sessionId);
+    try {
+      const state = RunState.fromJSON(paused.state, await agentFor(paused.sessionId));
+      applyDecisions(state, decisions);
+      return await startRun(paused.sessionId, state);
+    } catch (error) {
+      // A bad decision must not lose the paused run: keep it for a corrected request.
+      await store.savePausedRun(runId, paused);
+      pausedBySession.set(paused.sessionId, runId);
+      throw error;
+    }
+  }
+
   async function postChat(request: Request): Promise<Response> {
     const body = await readJsonObject(request);
     const { message, sessionId: given } = body;
@@ -123,36 +166,43 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         status: 400,
         message: 'sessionId: must be 1-128 letters, digits, _ . or -',
       });
-    const sessionId = given ?? generateId();
-    const active = activeBySession.get(sessionId);
-    if (active)
-      throw new ChatRequestError({
-        status: 409,
-        message: `sessionId: run ${active} is still in progress in this session`,
-      });
-    const history = (await store.loadSession(sessionId)) ?? [];
-    const input: ChatMessage[] = [...history, { role: 'user', content: message }];
-    return streamRun(await startRun(sessionId, input));
+    return streamRun(await beginMessage(given ?? generateId(), message));
   }
 
   async function postApprovals(request: Request, runId: string): Promise<Response> {
     const body = await readJsonObject(request);
-    await runs.get(runId)?.settled;
-    const paused = await store.takePausedRun(runId);
-    if (!paused)
-      throw new ChatRequestError({
-        status: 404,
-        message: `runId: run '${runId}' is not waiting for approvals`,
-      });
-    try {
-      const state = RunState.fromJSON(paused.state, await agentFor(paused.sessionId));
-      applyDecisions(state, body.decisions);
-      return streamRun(await startRun(paused.sessionId, state));
-    } catch (error) {
-      // A bad decision must not lose the paused run: keep it for a corrected request.
-      await store.savePausedRun(runId, paused);
-      throw error;
+    return streamRun(await resume(runId, body.decisions));
+  }
+
+  /** `useChat`'s request: a new message, or approval responses for the chat's paused run. */
+  async function postUI(request: Request): Promise<Response> {
+    const parsed = parseUIChatRequest(await readJsonObject(request));
+    const { sessionId } = parsed;
+    let runId: string;
+    if (parsed.kind === 'message') runId = await beginMessage(sessionId, parsed.text);
+    else {
+      await runs.get(activeBySession.get(sessionId) ?? '')?.settled;
+      const paused = pausedBySession.get(sessionId);
+      if (!paused)
+        throw new ChatRequestError({
+          status: 404,
+          message: `id: chat '${sessionId}' has no run waiting for approvals`,
+        });
+      runId = await resume(paused, parsed.decisions satisfies ApprovalDecision[]);
     }
+    const log = runs.get(runId)!.log;
+    return toSseResponse(
+      { frames: uiFramesFromLog(log) },
+      {
+        ...sse,
+        headers: {
+          ...sse.headers,
+          ...UI_MESSAGE_STREAM_HEADERS,
+          'x-run-id': runId,
+          'x-session-id': sessionId,
+        },
+      },
+    );
   }
 
   async function getSession(sessionId: string): Promise<Response> {
@@ -168,6 +218,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const path = url.pathname.slice(base.length);
     const method = request.method;
     if (path === '/chat' && method === 'POST') return postChat(request);
+    if (path === '/ui' && method === 'POST') return postUI(request);
     const approvals = /^\/runs\/([\w.-]+)\/approvals$/.exec(path);
     if (approvals && method === 'POST') return postApprovals(request, approvals[1]!);
     const events = /^\/runs\/([\w.-]+)\/events$/.exec(path);

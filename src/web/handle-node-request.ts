@@ -37,18 +37,30 @@ export async function handleNodeRequest(
   }
   res.flushHeaders();
   const reader = response.body.getReader();
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const onClose = () => void reader.cancel(new Error('The client closed the connection.')).catch(() => {});
   res.once('close', onClose);
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      // Chunks read in the same turn of the event loop leave in one socket write.
+      if (!corked) {
+        corked = true;
+        res.cork();
+        setImmediate(uncork);
+      }
       if (!res.write(value))
         await new Promise((resolve) => {
           res.once('drain', resolve);
           res.once('close', resolve);
         });
     }
+    if (corked) uncork();
     res.end();
   } catch {
     res.destroy();

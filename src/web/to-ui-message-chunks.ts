@@ -1,3 +1,4 @@
+import type { AgentEventJson } from '../agent/agent-event-json.js';
 import { ToolApprovalError } from '../agent/errors/tool-approval-error.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { FinishReason } from '../api/types/chat.js';
@@ -47,7 +48,7 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
   };
 
   /** The chunks of one event (often one, sometimes none or a few). */
-  return function map(event: AgentEvent): UIMessageChunk[] {
+  return function map(event: AgentEvent | AgentEventJson): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
     if (event.type === 'text-delta') delta(out, 'text', event.text);
     else if (event.type === 'reasoning-delta') delta(out, 'reasoning', event.text);
@@ -58,7 +59,7 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
     return out;
   };
 
-  function mapOther(event: AgentEvent, out: UIMessageChunk[]): void {
+  function mapOther(event: AgentEvent | AgentEventJson, out: UIMessageChunk[]): void {
     switch (event.type) {
       case 'start':
         out.push(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
@@ -119,13 +120,13 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         out.push({ type: 'finish', finishReason: toUIFinishReason(event.finishReason) });
         return;
       case 'error':
-        out.push({ type: 'error', errorText: safeErrorMessage(event.error) });
+        out.push({ type: 'error', errorText: errorTextOf(event.error) });
         return;
       case 'abort':
         out.push(
           event.reason === undefined
             ? { type: 'abort' }
-            : { type: 'abort', reason: safeErrorMessage(event.reason) },
+            : { type: 'abort', reason: errorTextOf(event.reason) },
         );
         return;
       default:
@@ -134,9 +135,13 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
     }
   }
 
-  function mapToolError(event: Extract<AgentEvent, { type: 'tool-error' }>, out: UIMessageChunk[]): void {
-    const errorText = safeErrorMessage(event.error);
-    if (event.error instanceof ToolApprovalError) {
+  function mapToolError(
+    event: Extract<AgentEvent | AgentEventJson, { type: 'tool-error' }>,
+    out: UIMessageChunk[],
+  ): void {
+    const errorText = errorTextOf(event.error);
+    // A live error, or its JSON form when the events come from a run log.
+    if (event.error instanceof ToolApprovalError || event.error.name === 'ToolApprovalError') {
       if (!announced.has(event.toolCallId)) {
         announced.add(event.toolCallId);
         out.push({ type: 'tool-input-available', ...pick(event) });
@@ -151,6 +156,13 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
     }
     out.push({ type: 'tool-output-error', toolCallId: event.toolCallId, errorText });
   }
+}
+
+/** The message of an error, live or serialised (`{ name, message }`). */
+function errorTextOf(error: unknown): string {
+  if (!(error instanceof Error) && typeof (error as { message?: unknown } | null)?.message === 'string')
+    return (error as { message: string }).message;
+  return safeErrorMessage(error);
 }
 
 function pick(event: { toolCallId: string; toolName: string; input: unknown }) {

@@ -18,17 +18,30 @@ export async function pipeSseToNode(
   res.flushHeaders?.();
   let closed = false;
   let drained: (() => void) | undefined;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const writer = writeSse(
     source,
     {
       write(text) {
-        if (closed || res.write(text)) return;
+        if (closed) return;
+        // Events written in the same turn of the event loop leave in one socket write (bench/results/sse-bridge.md).
+        if (!corked) {
+          corked = true;
+          res.cork();
+          setImmediate(uncork);
+        }
+        if (res.write(text)) return;
         return new Promise<void>((resolve) => {
           drained = resolve;
           res.once('drain', resolve);
         });
       },
       end: () => {
+        if (corked) uncork();
         if (!closed) res.end();
       },
     },
