@@ -24,7 +24,15 @@ export async function handleNodeRequest(
   }
   const method = req.method ?? 'GET';
   const init: RequestInit = { method, headers };
-  if (method !== 'GET' && method !== 'HEAD') init.body = new Uint8Array(await readBody(req));
+  // Express's json() middleware may have read the body already: use what it parsed.
+  const parsed = (req as { body?: unknown }).body;
+  if (method !== 'GET' && method !== 'HEAD')
+    init.body =
+      parsed !== undefined && req.readableEnded
+        ? typeof parsed === 'string' || parsed instanceof Uint8Array
+          ? parsed
+          : JSON.stringify(parsed)
+        : new Uint8Array(await readBody(req));
   const response = await fetchHandler(new Request(`http://${host}${req.url ?? '/'}`, init));
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => {

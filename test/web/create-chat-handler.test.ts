@@ -222,6 +222,25 @@ describe('createChatHandler', () => {
     });
   });
 
+  describe('when a body parser (express.json()) read the body before the handler', () => {
+    it('should use the parsed body', async () => {
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash' });
+      handler = createChatHandler({ agent });
+      const h = handler;
+      server = createServer(async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        Object.assign(req, { body: JSON.parse(Buffer.concat(chunks).toString()) });
+        await h.node(req, res);
+      });
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      env.emu.script([{ message: { content: 'Parsed' } }]);
+      const events = await collect(createChatClient({ baseUrl: `${base}/api` }).send('Hi'));
+      expect(textOf(events)).toBe('Parsed');
+    });
+  });
+
   describe('when the request is bad', () => {
     it('should answer 400 naming the field, and 404 for an unknown run', async () => {
       const base = await start();
