@@ -25,7 +25,8 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
       if (done) return;
       buffer += decoder.decode(value, { stream: true });
       let newline = buffer.search(/\r\n|\r|\n/);
-      while (newline >= 0) {
+      // A CR at the end of a read may be the first half of a CRLF: wait for the next read to know.
+      while (newline >= 0 && !(newline === buffer.length - 1 && buffer.endsWith('\r'))) {
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
         if (line === '') {
