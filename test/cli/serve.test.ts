@@ -48,6 +48,17 @@ describe('svc-agents serve', () => {
         await fetch(`${url}/api/chat`, { method: 'POST', body: JSON.stringify({ message: 'Hello' }) })
       ).text();
       expect(events).toContain('"type":"finish"');
+      // Only its own page may drive it: another site's POST, or a non-loopback Host (DNS rebinding), is refused.
+      const foreign = await fetch(`${url}/api/chat`, {
+        method: 'POST',
+        headers: { origin: 'http://evil.example' },
+        body: JSON.stringify({ message: 'Hello' }),
+      });
+      expect(foreign.status).toBe(403);
+      const { request } = await import('undici');
+      const rebound = await request(url, { headers: { host: 'evil.example:8787' } });
+      expect(rebound.statusCode).toBe(403);
+      await rebound.body.text();
       child!.kill('SIGINT');
       const [code] = (await once(child!, 'exit')) as [number | null];
       expect(code).toBe(0);

@@ -77,6 +77,11 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
 
   const server = createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const refusal = refuseForeign(req);
+    if (refusal) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(refusal);
+      return;
+    }
     const done =
       pathname === '/api/files' && req.method === 'POST'
         ? handleNodeRequest((request) => uploadFile(request).catch(errorResponse), req, res)
@@ -101,4 +106,19 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
+/**
+ * The chat runs tools on this machine, so only its own page may drive it: a Host that is not loopback
+ * (DNS rebinding) or a POST from another origin (a web page posting to 127.0.0.1) is refused.
+ */
+function refuseForeign(req: IncomingMessage): string | undefined {
+  const host = req.headers.host ?? '';
+  if (!LOOPBACK_HOST.test(host)) return `Host ${host}: only 127.0.0.1 and localhost are served`;
+  const origin = req.headers.origin;
+  if (req.method !== 'GET' && origin !== undefined && origin !== `http://${host}`)
+    return `Origin ${origin}: requests from other sites are refused`;
+  return undefined;
 }

@@ -157,6 +157,8 @@ function setBusy(busy: boolean) {
 /** Follows a run into `view`; after a pause, waits for every decision and follows the continued run. */
 async function follow(run: ChatRun, view: AssistantView, promptText: string): Promise<void> {
   setBusy(true);
+  // Screen readers announce the answer once it is complete, not every streamed piece.
+  view.li.setAttribute('aria-busy', 'true');
   try {
     let current = run;
     for (;;) {
@@ -186,6 +188,7 @@ async function follow(run: ChatRun, view: AssistantView, promptText: string): Pr
   } catch (error) {
     view.li.append(el('p', 'error-text', `Error: ${(error as Error).message}`));
   } finally {
+    view.li.removeAttribute('aria-busy');
     setBusy(false);
     prompt.focus();
   }
