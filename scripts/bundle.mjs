@@ -1,10 +1,24 @@
-// Bundles the three entry points (main, emulator, CLI) into dist with shared chunks. Why not plain tsc
+// Bundles the entry points (main, emulator, web, CLI) into dist with shared chunks. Why not plain tsc
 // output: every ES module costs time at import, and a cold `import 'svc-agents'` of ~100 small files cost
 // 1.45x a bare `import 'undici'`; bundled it is about 1.05x (bench/results). Types still come from tsc.
 import { build } from 'esbuild';
 
+// The web chat page of `svc-agents serve`, bundled for browsers and defined into the Node bundle as a
+// string (see src/web/serve/load-page-script.ts), so the published package needs no esbuild at run time.
+const page = await build({
+  entryPoints: ['src/web/serve/page/app.ts'],
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 await build({
-  entryPoints: ['src/index.ts', 'src/emulator/index.ts', 'src/cli/main.ts'],
+  entryPoints: ['src/index.ts', 'src/emulator/index.ts', 'src/web/index.ts', 'src/cli/main.ts'],
   outdir: 'dist',
   outbase: 'src',
   bundle: true,
@@ -15,6 +29,19 @@ await build({
   // Dependencies stay imports, so users share one zod and one undici with svc-agents.
   packages: 'external',
   chunkNames: 'chunks/[name]-[hash]',
+  define: { __SVC_CHAT_PAGE_JS__: JSON.stringify(page.outputFiles[0].text) },
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
+// svc-agents/client runs in browsers: its own bundle, no Node built-ins, no shared chunks.
+await build({
+  entryPoints: ['src/client/index.ts'],
+  outfile: 'dist/client/index.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2020',
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -6,6 +6,8 @@
 
 // Agent
 export { Agent, type AgentInput } from './agent/agent.js';
+// Web: the SSE options of `stream.toResponse()` / `stream.pipeTo(res)`; the rest lives in svc-agents/web.
+export type { AgentEventJson, SerializedError } from './agent/agent-event-json.js';
 export type { AgentHooks } from './agent/agent-hooks.js';
 export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
@@ -225,7 +227,6 @@ export type {
   ToolParameters,
   Zod3Schema,
 } from './tools/tool-parameters.js';
-
 // Transport
 export type { ClientOptions } from './transport/client-options.js';
 export { APIConnectionError } from './transport/errors/api-connection-error.js';
@@ -241,3 +242,4 @@ export { NotFoundError } from './transport/errors/not-found-error.js';
 export { PaymentRequiredError } from './transport/errors/payment-required-error.js';
 export { RateLimitError } from './transport/errors/rate-limit-error.js';
 export { SvcError } from './transport/errors/svc-error.js';
+export type { SseStreamOptions } from './transport/sse/sse-stream-options.js';

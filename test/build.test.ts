@@ -15,6 +15,10 @@ describe('npm run build', () => {
         'index.d.ts',
         'emulator/index.js',
         'emulator/index.d.ts',
+        'web/index.js',
+        'web/index.d.ts',
+        'client/index.js',
+        'client/index.d.ts',
         'cli/main.js',
       ]) {
         expect(existsSync(`dist/${file}`), file).toBe(true);

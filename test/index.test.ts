@@ -37,6 +37,30 @@ describe('package entry points', () => {
     });
   });
 
+  describe('when the web and client entries are imported', () => {
+    it('should expose the chat handler and the UI protocol bridge, and a client free of Node imports', async () => {
+      const web = await import('../src/web/index.js');
+      expect(typeof web.createChatHandler).toBe('function');
+      expect(typeof web.toUIMessageStreamResponse).toBe('function');
+      const client = await import('../src/client/index.js');
+      expect(Object.keys(client).sort()).toEqual(['ChatClientError', 'createChatClient']);
+      const { build } = await import('esbuild');
+      const bundle = await build({
+        entryPoints: ['src/client/index.ts'],
+        bundle: true,
+        write: false,
+        platform: 'browser',
+        format: 'esm',
+        metafile: true,
+      });
+      // Only the client's own files: no svc-agents runtime module and no node: built-in is pulled in.
+      expect(Object.keys(bundle.metafile.inputs).sort()).toEqual([
+        'src/client/index.ts',
+        'src/client/parse-sse.ts',
+      ]);
+    });
+  });
+
   describe('when every error class is checked', () => {
     it('should recognise subclasses through SvcError.isInstance', () => {
       const error = new mainEntry.ToolDefinitionError({ toolName: 'x', rule: 'bad' });

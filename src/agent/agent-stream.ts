@@ -1,5 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import { EventEmitter } from 'eventemitter3';
 import { SvcError } from '../transport/errors/svc-error.js';
+import { pipeSseToNode } from '../transport/sse/pipe-sse-to-node.js';
+import type { SseFrame } from '../transport/sse/sse-frame.js';
+import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
+import { type SseSource, toSseResponse } from '../transport/sse/sse-writer.js';
+import { toAgentEventFrame } from './agent-event-json.js';
 import type { AgentEvent, AgentEventMap } from './events.js';
 import type { RunResult } from './run-result.js';
 
@@ -67,6 +73,41 @@ export class AgentStream<Output = undefined>
   /** Aborts the run: the HTTP stream and running tools stop; the run ends with an `abort` event. */
   abort(reason?: unknown): void {
     if (!this.#controller.signal.aborted) this.#controller.abort(reason);
+  }
+
+  /**
+   * The run's events as a Web `Response` (`text/event-stream`, one JSON `AgentEvent` per `data:`, ids from
+   * 0, `retry:` and heartbeats) for Hono, Next.js route handlers, Bun, Deno; iterates the stream. When the
+   * client disconnects the run is aborted, as with `abort()`.
+   */
+  toResponse(options: SseStreamOptions = {}): Response {
+    return toSseResponse(this.#sseSource(), options);
+  }
+
+  /** Streams the run's events as SSE into a Node `http.ServerResponse` (or Express's); see `toResponse`. */
+  pipeTo(res: ServerResponse, options: SseStreamOptions = {}): Promise<void> {
+    return pipeSseToNode(this.#sseSource(), res, options);
+  }
+
+  #sseSource(): SseSource {
+    const events = this[Symbol.asyncIterator]();
+    let index = 0;
+    const frames: AsyncIterator<SseFrame> = {
+      next: () =>
+        events
+          .next()
+          .then((step) =>
+            step.done ? step : { done: false, value: toAgentEventFrame(step.value, index++) },
+          ),
+      return: async () => {
+        await events.return?.();
+        return { done: true, value: undefined };
+      },
+    };
+    return {
+      frames: { [Symbol.asyncIterator]: () => frames },
+      onCancel: (reason) => this.abort(reason),
+    };
   }
 
   /** Iterates the run's events in order; can be iterated once. */

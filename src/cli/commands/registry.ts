@@ -6,6 +6,7 @@ import { kbAddCommand } from './kb-add.js';
 import { kbAskCommand } from './kb-ask.js';
 import { kbCreateCommand } from './kb-create.js';
 import { kbLsCommand } from './kb-ls.js';
+import { serveCommand } from './serve.js';
 import { tokensCommand } from './tokens.js';
 import { voiceCloneCommand } from './voice-clone.js';
 import { voiceLsCommand } from './voice-ls.js';
@@ -13,6 +14,7 @@ import { voiceLsCommand } from './voice-ls.js';
 /** Every command of `svc-agents`, in the order `--help` lists them. */
 export const commands: CommandSpec[] = [
   chatCommand,
+  serveCommand,
   kbCreateCommand,
   kbAddCommand,
   kbAskCommand,

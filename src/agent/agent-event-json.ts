@@ -1,0 +1,43 @@
+import { safeErrorMessage } from '../tools/safe-error-message.js';
+import type { SseFrame } from '../transport/sse/sse-frame.js';
+import type { AgentEvent } from './events.js';
+
+/** An error as it crosses the wire: name and message only (never the stack or `error.state`), secrets masked. */
+export interface SerializedError {
+  name: string;
+  message: string;
+}
+
+/** An `AgentEvent` as JSON: identical, except that errors and abort reasons become `SerializedError`s. */
+export type AgentEventJson =
+  | Exclude<AgentEvent, { type: 'tool-error' | 'error' | 'abort' }>
+  | { type: 'tool-error'; toolCallId: string; toolName: string; input: unknown; error: SerializedError }
+  | { type: 'error'; error: SerializedError }
+  | { type: 'abort'; reason?: SerializedError };
+
+/** Serialises an error for a client. */
+export function serializeError(error: unknown): SerializedError {
+  const name = error instanceof Error ? error.name : 'Error';
+  return { name, message: safeErrorMessage(error) };
+}
+
+/** The JSON form of an event, safe to send to a browser. */
+export function toAgentEventJson(event: AgentEvent): AgentEventJson {
+  switch (event.type) {
+    case 'tool-error':
+      return { ...event, error: serializeError(event.error) };
+    case 'error':
+      return { type: 'error', error: serializeError(event.error) };
+    case 'abort':
+      return event.reason === undefined
+        ? { type: 'abort' }
+        : { type: 'abort', reason: serializeError(event.reason) };
+    default:
+      return event;
+  }
+}
+
+/** The SSE frame of the `index`-th event of a run: its index is the event id. */
+export function toAgentEventFrame(event: AgentEvent, index: number): SseFrame {
+  return { id: String(index), data: JSON.stringify(toAgentEventJson(event)) };
+}

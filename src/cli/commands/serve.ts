@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Agent } from '../../agent/agent.js';
+import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
+import { startChatServer } from '../../web/serve/start-chat-server.js';
+import { chatInstructions } from '../chat/chat-tools.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import type { CommandSpec } from '../command.js';
+import { connect } from '../connect.js';
+import { demoTools } from '../demo-tools/demo-tools.js';
+import { defaultChatModel } from './defaults.js';
+
+/** `svc-agents serve`: the one-page web chat for the demo agent or a user's agent module. */
+export const serveCommand: CommandSpec = {
+  path: ['serve'],
+  summary: 'serve a web chat for the demo agent or your agent on 127.0.0.1 (default port 8787)',
+  usage: 'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>]',
+  positionals: { min: 0, max: 0 },
+  options: {
+    port: {
+      type: 'string',
+      valueName: '<n>',
+      description: 'port to listen on, 0 for any free one (default 8787)',
+    },
+    agent: {
+      type: 'string',
+      valueName: '<file>',
+      description:
+        'module whose default export is an Agent or ({ client, sessionId, knowledgeBaseId }) => Agent',
+    },
+    model: {
+      type: 'string',
+      short: 'm',
+      valueName: '<id>',
+      description: `model of the demo agent (default ${defaultChatModel})`,
+    },
+  },
+  details:
+    'The page streams answers and reasoning, shows tool calls, asks before running tools that need approval,\n' +
+    'and takes file uploads into a knowledge base of the chat. Stop with Ctrl-C.',
+  async run(ctx, args) {
+    const portText = (args.values.port as string | undefined) ?? '8787';
+    const port = Number(portText);
+    if (!/^\d+$/.test(portText) || port > 65_535)
+      throw new CliUsageError(`--port: must be 0-65535, not "${portText}"`, 'serve');
+    const { client, emulated } = await connect(ctx);
+    const agentPath = args.values.agent as string | undefined;
+    const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    const agent = agentPath
+      ? await loadAgentModule(resolve(ctx.io.cwd, agentPath))
+      : createServeAgent({ model, tools: demoTools(), instructions: chatInstructions });
+    const server = await startChatServer({
+      client,
+      agent,
+      port,
+      subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model})`}${emulated ? ' on the embedded emulator' : ''}`,
+    });
+    ctx.defer(() => server.close());
+    if (ctx.json) ctx.printJson({ url: server.url, emulated });
+    else ctx.io.stdout.write(`svc-agents chat at ${server.url} (Ctrl-C stops)\n`);
+    await new Promise<void>((done) => {
+      process.once('SIGINT', done);
+      process.once('SIGTERM', done);
+    });
+    return 0;
+  },
+};
+
+/** Imports a user's agent module (TypeScript through tsx when Node cannot load it). */
+async function loadAgentModule(path: string): Promise<ServeAgentFactory> {
+  const url = pathToFileURL(path).href;
+  let module: { default?: unknown };
+  try {
+    module = (await import(url)) as { default?: unknown };
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+    const { tsImport } = (await import('tsx/esm/api')) as {
+      tsImport: (url: string, parent: string) => Promise<unknown>;
+    };
+    module = (await tsImport(url, import.meta.url)) as { default?: unknown };
+  }
+  const value = module.default;
+  if (value && typeof (value as Agent).stream === 'function') return () => value as Agent<unknown, unknown>;
+  if (typeof value === 'function') return value as ServeAgentFactory;
+  throw new CliUsageError(
+    `--agent: ${path} must export default an Agent or a function returning one`,
+    'serve',
+  );
+}

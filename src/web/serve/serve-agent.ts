@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { Agent } from '../../agent/agent.js';
+import type { SvcClient } from '../../api/svc-client.js';
+import { defineTool } from '../../tools/define-tool.js';
+import { hostedTools } from '../../tools/hosted-tools.js';
+import type { AnyTool } from '../../tools/tool.js';
+
+/** What a `--agent` module's default export may be given to build the agent of a session. */
+export interface ServeAgentContext {
+  client: SvcClient;
+  sessionId: string;
+  /** The session's knowledge base once a file was uploaded in the page. */
+  knowledgeBaseId: string | undefined;
+}
+
+/** A `--agent` module's default export: an agent, or a function building one per session. */
+export type ServeAgentFactory = (
+  context: ServeAgentContext,
+) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>;
+
+/** A demo action with a side effect, so the page shows an approval. */
+const scheduleReminder = defineTool({
+  name: 'schedule_reminder',
+  description: 'Schedule a reminder for the user (asks the user to approve first).',
+  parameters: z.object({
+    text: z.string().describe('What to remind the user of'),
+    at: z.string().optional().describe('When, e.g. tomorrow 9:00'),
+  }),
+  needsApproval: true,
+  execute: ({ text, at }) => ({ scheduled: true, text, at: at ?? 'tomorrow 9:00' }),
+});
+
+/** The agent of the served page: the given tools, the reminder tool, and the session's knowledge base. */
+export function createServeAgent(options: {
+  model: string;
+  tools: AnyTool[];
+  instructions: string;
+}): ServeAgentFactory {
+  return ({ client, knowledgeBaseId }) =>
+    new Agent({
+      client,
+      model: options.model,
+      instructions: options.instructions,
+      tools: [
+        ...options.tools,
+        scheduleReminder,
+        ...(knowledgeBaseId
+          ? [
+              hostedTools.retrieval({
+                name: 'uploaded_files',
+                description:
+                  'The files the user uploaded in this chat; consult them to answer about their content.',
+                vectorStoreId: knowledgeBaseId,
+              }),
+            ]
+          : []),
+      ],
+    });
+}

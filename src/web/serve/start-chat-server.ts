@@ -1,0 +1,124 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SvcClient } from '../../api/svc-client.js';
+import { type ChatStore, createMemoryChatStore } from '../chat-store.js';
+import { createChatHandler } from '../create-chat-handler.js';
+import { handleNodeRequest } from '../handle-node-request.js';
+import { ChatRequestError, errorResponse, jsonResponse } from '../web-error.js';
+import { renderChatPage } from './chat-page-html.js';
+import { KnowledgeUploads } from './knowledge-uploads.js';
+import { loadPageScript } from './load-page-script.js';
+import type { ServeAgentFactory } from './serve-agent.js';
+
+/** Options of `startChatServer`. */
+export interface ChatServerOptions {
+  /** The client the agents and uploads use. */
+  client: SvcClient;
+  /** Builds the agent of a session. */
+  agent: ServeAgentFactory;
+  /** @default 8787; 0 picks a free port */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** Shown under the page title. */
+  subtitle?: string;
+  /** Where conversations and paused runs are kept. @default in memory */
+  store?: ChatStore;
+  /** A run with no page following it for this long is aborted. @default 60_000 */
+  abandonAfterMs?: number;
+}
+
+/** A running chat server. */
+export interface ChatServer {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Aborts the runs and closes the server. */
+  close(): Promise<void>;
+}
+
+/** Serves the one-page web chat and its API (`/api/...`) on `host:port`. */
+export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
+  const { client, port = 8787, host = '127.0.0.1', subtitle = '', store = createMemoryChatStore() } = options;
+  const uploads = new KnowledgeUploads(client);
+  const chat = createChatHandler({
+    store,
+    agent: async ({ sessionId }) =>
+      options.agent({ client, sessionId, knowledgeBaseId: await uploads.storeOf(sessionId) }),
+    ...(options.abandonAfterMs === undefined ? {} : { abandonAfterMs: options.abandonAfterMs }),
+  });
+  const html = renderChatPage({ subtitle });
+
+  async function uploadFile(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const sessionId = url.searchParams.get('sessionId');
+    const name = url.searchParams.get('name');
+    if (!sessionId || !/^[\w.-]{1,128}$/.test(sessionId))
+      throw new ChatRequestError({
+        status: 400,
+        message: 'sessionId: required, 1-128 letters, digits, _ . or -',
+      });
+    if (!name || name.length > 255)
+      throw new ChatRequestError({ status: 400, message: 'name: required file name' });
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return jsonResponse(200, await uploads.add(sessionId, name, bytes));
+  }
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const security = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+    if (req.method === 'GET' && pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...security }).end(html);
+    } else if (req.method === 'GET' && pathname === '/app.js') {
+      const script = await loadPageScript();
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...security }).end(script);
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const refusal = refuseForeign(req);
+    if (refusal) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(refusal);
+      return;
+    }
+    const done =
+      pathname === '/api/files' && req.method === 'POST'
+        ? handleNodeRequest((request) => uploadFile(request).catch(errorResponse), req, res)
+        : chat.matches(pathname)
+          ? chat.node(req, res)
+          : serveStatic(req, res, pathname);
+    done.catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    async close() {
+      chat.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
+/**
+ * The chat runs tools on this machine, so only its own page may drive it: a Host that is not loopback
+ * (DNS rebinding) or a POST from another origin (a web page posting to 127.0.0.1) is refused.
+ */
+function refuseForeign(req: IncomingMessage): string | undefined {
+  const host = req.headers.host ?? '';
+  if (!LOOPBACK_HOST.test(host)) return `Host ${host}: only 127.0.0.1 and localhost are served`;
+  const origin = req.headers.origin;
+  if (req.method !== 'GET' && origin !== undefined && origin !== `http://${host}`)
+    return `Origin ${origin}: requests from other sites are refused`;
+  return undefined;
+}

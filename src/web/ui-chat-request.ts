@@ -1,0 +1,77 @@
+import type { SseFrame } from '../transport/sse/sse-frame.js';
+import type { ApprovalDecision } from './apply-decisions.js';
+import type { RunLog } from './run-log.js';
+import { createUIMessageChunkMapper } from './to-ui-message-chunks.js';
+import { ChatRequestError } from './web-error.js';
+
+/** What a `useChat` request asks for: answer a new user message, or resume after approval responses. */
+export type UIChatRequest =
+  | { sessionId: string; kind: 'message'; text: string }
+  | { sessionId: string; kind: 'decisions'; decisions: ApprovalDecision[] };
+
+interface UIPart {
+  type?: unknown;
+  text?: unknown;
+  state?: unknown;
+  toolCallId?: unknown;
+  approval?: { id?: unknown; approved?: unknown; reason?: unknown };
+}
+
+/**
+ * Reads the body `DefaultChatTransport` posts (`{ id, messages: UIMessage[] }`): the chat id is the
+ * session; a last user message is a new message (its text parts); a last assistant message with
+ * `approval-responded` tool parts carries the decisions for the paused run (the approval id is the
+ * tool call id, as `toUIMessageStreamResponse` sends it).
+ */
+export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest {
+  const { id, messages } = body;
+  if (typeof id !== 'string' || !/^[\w.-]{1,128}$/.test(id))
+    throw new ChatRequestError({
+      status: 400,
+      message: 'id: the chat id must be 1-128 letters, digits, _ . or -',
+    });
+  if (!Array.isArray(messages) || messages.length === 0)
+    throw new ChatRequestError({
+      status: 400,
+      message: 'messages: must be a non-empty array of UI messages',
+    });
+  const last = messages.at(-1) as { role?: unknown; parts?: unknown };
+  const parts = (Array.isArray(last.parts) ? last.parts : []) as UIPart[];
+  if (last.role === 'user') {
+    const text = parts
+      .filter((part) => part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text as string)
+      .join('\n');
+    if (!text.trim())
+      throw new ChatRequestError({
+        status: 400,
+        message: `messages[${messages.length - 1}]: a user message needs text`,
+      });
+    return { sessionId: id, kind: 'message', text };
+  }
+  const decisions = parts
+    .filter((part) => part.state === 'approval-responded' && typeof part.toolCallId === 'string')
+    .map((part): ApprovalDecision => {
+      const approved = part.approval?.approved === true;
+      const reason = typeof part.approval?.reason === 'string' ? part.approval.reason : undefined;
+      return { toolCallId: part.toolCallId as string, approved, ...(reason === undefined ? {} : { reason }) };
+    });
+  if (decisions.length === 0)
+    throw new ChatRequestError({
+      status: 400,
+      message: `messages[${messages.length - 1}]: expected a user message or approval responses`,
+    });
+  return { sessionId: id, kind: 'decisions', decisions };
+}
+
+/** A run log's events as UI message stream frames, ending with `[DONE]`. */
+export async function* uiFramesFromLog(
+  log: RunLog,
+  options: { messageId?: string } = {},
+): AsyncGenerator<SseFrame> {
+  const map = createUIMessageChunkMapper(options);
+  for await (const frame of log.subscribe()) {
+    for (const chunk of map(JSON.parse(frame.data))) yield { data: JSON.stringify(chunk) };
+  }
+  yield { data: '[DONE]' };
+}

@@ -1,0 +1,40 @@
+import { SvcError } from '../transport/errors/svc-error.js';
+
+/** A bad request to a chat endpoint; answered with `status` and `{ error: { message } }`. */
+export class ChatRequestError extends SvcError {
+  /** The HTTP status of the answer. */
+  readonly status: number;
+
+  constructor(options: { status: number; message: string }) {
+    super(options.message);
+    this.status = options.status;
+  }
+}
+
+/** A JSON answer. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+/** The answer to a failed request: a `ChatRequestError` with its status, anything else as a 500. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ChatRequestError)
+    return jsonResponse(error.status, { error: { message: error.message } });
+  return jsonResponse(500, { error: { message: 'Internal error of the chat handler.' } });
+}
+
+/** The request body as a JSON object, or a 400 naming what is wrong. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw new ChatRequestError({ status: 400, message: 'body: must be a JSON object' });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ChatRequestError({ status: 400, message: 'body: must be a JSON object' });
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,116 @@
+/**
+ * The README's "Chatbots on the web" section, run for real: each `// #region name` is copied verbatim into
+ * README.md (test/examples/readme.test.ts checks they match).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readUIMessageStream, type UIMessage, uiMessageChunkSchema } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChatClient } from '../../src/client/index.js';
+import { type Emulator, startEmulator } from '../../src/emulator/index.js';
+import { Agent, SvcClient } from '../../src/index.js';
+import { createChatHandler, toUIMessageStreamResponse } from '../../src/web/index.js';
+
+describe('README web section', () => {
+  let service: Emulator;
+  let client: SvcClient;
+  let agent: Agent;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    service = await startEmulator({ port: 0 });
+    client = new SvcClient({ apiKey: service.apiKey, baseURL: service.baseURL });
+    agent = new Agent({ client, model: 'svc-3.5-flash' });
+  });
+  afterAll(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+    await client.close();
+    await service.close();
+  });
+
+  async function listen(server: Server) {
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('should answer a fetch-style route with our events as SSE', async () => {
+    // #region web-to-response
+    // app/api/agent/route.ts (Next.js), a Hono or Bun handler: any runtime with Web Request/Response
+    async function POST(request: Request): Promise<Response> {
+      const { message } = (await request.json()) as { message: string };
+      return agent.stream(message).toResponse(); // text/event-stream, one AgentEvent per event
+    }
+    // #endregion
+    const response = await POST(new Request('http://x/', { method: 'POST', body: '{"message":"Hi"}' }));
+    expect(await response.text()).toContain('"type":"finish"');
+  });
+
+  it('should pipe our events into a Node response', async () => {
+    // #region web-pipe-to
+    const server = createServer(async (req, res) => {
+      const message = new URL(req.url ?? '/', 'http://localhost').searchParams.get('q') ?? 'Hello';
+      await agent.stream(message).pipeTo(res); // the run is aborted if the client goes away
+    });
+    // #endregion
+    const base = await listen(server);
+    expect(await (await fetch(`${base}/?q=Hi`)).text()).toContain('"type":"text-delta"');
+  });
+
+  it('should serve useChat with the AI SDK UI message stream', async () => {
+    // #region web-use-chat
+    // The backend of a `useChat()` front end (@ai-sdk/react), unchanged
+    async function POST(request: Request): Promise<Response> {
+      const { messages } = (await request.json()) as { messages: UIMessage[] };
+      const last = messages.at(-1)?.parts.find((part) => part.type === 'text');
+      return toUIMessageStreamResponse(agent.stream(last?.type === 'text' ? last.text : ''));
+    }
+    // #endregion
+    const body = JSON.stringify({
+      messages: [{ id: '1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
+    });
+    const response = await POST(new Request('http://x/', { method: 'POST', body }));
+    expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    const chunks = (await response.text())
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: {'))
+      .map((block) => JSON.parse(block.slice(6)));
+    const schema = await uiMessageChunkSchema().validate?.(chunks[0]);
+    expect(schema?.success).toBe(true);
+    let last: UIMessage | undefined;
+    const stream = new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
+    expect(last?.parts.some((part) => part.type === 'text')).toBe(true);
+  });
+
+  it('should run a chat backend with sessions, approvals and reconnects, and its browser client', async () => {
+    // #region web-chat-handler
+    // Server: POST /api/chat, POST /api/runs/:id/approvals, GET /api/runs/:id/events, GET /api/sessions/:id
+    const chat = createChatHandler({ agent }); // in memory; pass `store` to keep sessions elsewhere
+    const server = createServer((req, res) => chat.node(req, res)); // or `fetch: chat.fetch` on Web runtimes
+    // #endregion
+    const base = await listen(server);
+    const baseUrl = `${base}/api`;
+    // #region web-client
+    // Browser (no dependencies): import { createChatClient } from 'svc-agents/client';
+    const client = createChatClient({ baseUrl });
+    const run = client.send('Hello!', { sessionId: 'demo-session' });
+    for await (const event of run) {
+      if (event.type === 'text-delta') console.log(event.text); // reconnects with Last-Event-ID on its own
+      if (event.type === 'tool-approval-request') {
+        // once the run has ended: client.decide(await run.runId, [{ toolCallId, approved: true }])
+      }
+    }
+    // #endregion
+    expect(await run.sessionId).toBe('demo-session');
+    chat.close();
+  });
+});

@@ -1,0 +1,266 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../../src/agent/agent.js';
+import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
+import { chatRequests, useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
+
+const env = useAgentTestEnv();
+
+let gate: { promise: Promise<void>; open: () => void } = createGate();
+function createGate() {
+  let open: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+let toolCancelled = false;
+
+const tools = [
+  defineTool({
+    name: 'delete_file',
+    description: 'Deletes a file',
+    parameters: z.object({ id: z.string() }),
+    needsApproval: true,
+    execute: ({ id }) => ({ deleted: id }),
+  }),
+  defineTool({
+    name: 'slow_lookup',
+    description: 'Waits for the test',
+    parameters: z.object({}),
+    execute: async (_args, { signal }) => {
+      signal.addEventListener('abort', () => {
+        toolCancelled = true;
+      });
+      await gate.promise;
+      return 'looked up';
+    },
+  }),
+];
+
+function call(id: string, name: string, args: object = {}) {
+  return {
+    message: { content: '', tool_calls: [{ id, function: { name, arguments: JSON.stringify(args) } }] },
+  };
+}
+
+let server: Server | undefined;
+let handler: ChatHandler | undefined;
+
+async function start(options: { abandonAfterMs?: number } = {}) {
+  const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools });
+  handler = createChatHandler({ agent, sse: { heartbeatMs: 0, retryMs: 20 }, ...options });
+  const h = handler;
+  server = createServer((req, res) => void h.node(req, res));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  gate.open();
+  gate = createGate();
+  toolCancelled = false;
+  handler?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+async function collect(run: AsyncIterable<AgentEventJson>) {
+  const events: AgentEventJson[] = [];
+  for await (const event of run) events.push(event);
+  return events;
+}
+const textOf = (events: AgentEventJson[]) =>
+  events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
+
+describe('createChatHandler', () => {
+  describe('when a message is posted, then another in the same session', () => {
+    it('should stream the answers and keep the conversation', async () => {
+      const base = await start();
+      const chat = createChatClient({ baseUrl: `${base}/api`, retryMs: 10 });
+      env.emu.script([{ message: { content: 'First answer' } }, { message: { content: 'Second answer' } }]);
+      const first = chat.send('Hello');
+      const events = await collect(first);
+      expect(events[0]).toEqual({ type: 'start' });
+      expect(textOf(events)).toBe('First answer');
+      const sessionId = await first.sessionId;
+      expect(await first.runId).toMatch(/^[\w-]+$/);
+
+      expect(textOf(await collect(chat.send('And then?', { sessionId })))).toBe('Second answer');
+      const sent = chatRequests(env.emu).at(-1)?.messages as Array<{ role: string; content: string }>;
+      expect(sent.map((m) => `${m.role}:${m.content}`)).toEqual([
+        'user:Hello',
+        'assistant:First answer',
+        'user:And then?',
+      ]);
+      const snapshot = await chat.session(sessionId);
+      expect(snapshot.messages).toHaveLength(4);
+      expect(snapshot.activeRunId).toBeNull();
+    });
+  });
+
+  describe('when a tool needs approval', () => {
+    it('should pause, then run the approved call and tell the model about a rejected one', async () => {
+      const base = await start();
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([
+        call('c1', 'delete_file', { id: 'f1' }),
+        { message: { content: 'Deleted f1.' } },
+        call('c2', 'delete_file', { id: 'f2' }),
+        { message: { content: 'Kept f2.' } },
+      ]);
+      const first = chat.send('Delete f1');
+      const paused = await collect(first);
+      expect(paused.find((event) => event.type === 'tool-approval-request')).toMatchObject({
+        toolCallId: 'c1',
+        toolName: 'delete_file',
+        input: { id: 'f1' },
+      });
+      expect(paused.at(-1)?.type).toBe('finish');
+      const approved = await collect(chat.decide(await first.runId, [{ toolCallId: 'c1', approved: true }]));
+      expect(approved.find((event) => event.type === 'tool-result')).toMatchObject({
+        toolCallId: 'c1',
+        output: { deleted: 'f1' },
+      });
+      expect(textOf(approved)).toBe('Deleted f1.');
+
+      const second = chat.send('Delete f2', { sessionId: await first.sessionId });
+      await collect(second);
+      const rejected = await collect(
+        chat.decide(await second.runId, [{ toolCallId: 'c2', approved: false, reason: 'keep it' }]),
+      );
+      const error = rejected.find((event) => event.type === 'tool-error');
+      expect(error?.type === 'tool-error' && error.error.message).toContain('keep it');
+      expect(textOf(rejected)).toBe('Kept f2.');
+    });
+
+    it('should refuse a decision for a call the run is not waiting for, and keep the run paused', async () => {
+      const base = await start();
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([call('c1', 'delete_file', { id: 'f1' }), { message: { content: 'ok' } }]);
+      const run = chat.send('Delete f1');
+      await collect(run);
+      const runId = await run.runId;
+      await expect(
+        collect(chat.decide(runId, [{ toolCallId: 'nope', approved: true }])),
+      ).rejects.toMatchObject({
+        status: 409,
+      });
+      const events = await collect(chat.decide(runId, [{ toolCallId: 'c1', approved: true }]));
+      expect(textOf(events)).toBe('ok');
+    });
+  });
+
+  describe('when the connection drops while the run goes on', () => {
+    it('should reconnect with Last-Event-ID and deliver every event exactly once', async () => {
+      const base = await start();
+      env.emu.script([call('c1', 'slow_lookup'), { message: { content: 'Found it.' } }]);
+      let cut = false;
+      // The first response is cut after its first event arrives, as a flaky network would.
+      const flakyFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (cut || !response.body) return response;
+        cut = true;
+        const reader = response.body.getReader();
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { value, done } = await reader.read();
+            if (done) return controller.close();
+            controller.enqueue(value);
+            if (new TextDecoder().decode(value).includes('"tool-call"')) {
+              await reader.cancel();
+              controller.error(new TypeError('network error'));
+            }
+          },
+        });
+        return new Response(body, { headers: response.headers, status: response.status });
+      };
+      const chat = createChatClient({ baseUrl: `${base}/api`, fetch: flakyFetch, retryMs: 10 });
+      const run = chat.send('look it up');
+      const events: AgentEventJson[] = [];
+      for await (const event of run) {
+        events.push(event);
+        if (event.type === 'tool-call') setTimeout(gate.open, 50);
+      }
+      expect(cut).toBe(true);
+      expect(toolCancelled).toBe(false);
+      expect(textOf(events)).toBe('Found it.');
+      expect(events.filter((event) => event.type === 'start')).toHaveLength(1);
+      expect(events.filter((event) => event.type === 'tool-call')).toHaveLength(1);
+      expect(events.at(-1)?.type).toBe('finish');
+    });
+
+    it('should let a new page follow a run in progress from the start', async () => {
+      const base = await start();
+      env.emu.script([call('c1', 'slow_lookup'), { message: { content: 'Found it.' } }]);
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      const run = chat.send('look it up');
+      for await (const event of run) if (event.type === 'tool-call') break;
+      const runId = await run.runId;
+      expect((await chat.session(await run.sessionId)).activeRunId).toBe(runId);
+      setTimeout(gate.open, 50);
+      const replayed = await collect(chat.reconnect(runId));
+      expect(replayed[0]).toEqual({ type: 'start' });
+      expect(textOf(replayed)).toBe('Found it.');
+    });
+  });
+
+  describe('when nobody listens to a run any more', () => {
+    it('should abort it after abandonAfterMs and cancel its tools', async () => {
+      const base = await start({ abandonAfterMs: 50 });
+      env.emu.script([call('c1', 'slow_lookup')]);
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      const run = chat.send('look it up');
+      for await (const event of run) if (event.type === 'tool-call') break;
+      await expect.poll(() => toolCancelled, { timeout: 2_000 }).toBe(true);
+      const events = await collect(chat.reconnect(await run.runId));
+      expect(events.at(-1)?.type).toBe('abort');
+    });
+  });
+
+  describe('when a body parser (express.json()) read the body before the handler', () => {
+    it('should use the parsed body', async () => {
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash' });
+      handler = createChatHandler({ agent });
+      const h = handler;
+      server = createServer(async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        Object.assign(req, { body: JSON.parse(Buffer.concat(chunks).toString()) });
+        await h.node(req, res);
+      });
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      env.emu.script([{ message: { content: 'Parsed' } }]);
+      const events = await collect(createChatClient({ baseUrl: `${base}/api` }).send('Hi'));
+      expect(textOf(events)).toBe('Parsed');
+    });
+  });
+
+  describe('when the request is bad', () => {
+    it('should answer 400 naming the field, and 404 for an unknown run', async () => {
+      const base = await start();
+      const post = (body: unknown) =>
+        fetch(`${base}/api/chat`, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { error: { message: string } },
+        }));
+      expect(await post({})).toEqual({
+        status: 400,
+        body: { error: { message: 'message: required non-empty string' } },
+      });
+      expect((await post({ message: 'x', sessionId: 'a b' })).body.error.message).toMatch(/^sessionId:/);
+      const missing = await fetch(`${base}/api/runs/nope/events`);
+      expect(missing.status).toBe(404);
+      const approvals = await fetch(`${base}/api/runs/nope/approvals`, {
+        method: 'POST',
+        body: JSON.stringify({ decisions: [] }),
+      });
+      expect(approvals.status).toBe(404);
+    });
+  });
+});

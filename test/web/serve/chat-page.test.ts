@@ -1,0 +1,178 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SvcClient } from '../../../src/api/svc-client.js';
+import { demoTools } from '../../../src/cli/demo-tools/demo-tools.js';
+import { startEmulator } from '../../../src/emulator/index.js';
+import type { Emulator } from '../../../src/emulator/types.js';
+import { defineTool } from '../../../src/tools/define-tool.js';
+import { createServeAgent } from '../../../src/web/serve/serve-agent.js';
+import { type ChatServer, startChatServer } from '../../../src/web/serve/start-chat-server.js';
+import { chromiumAvailable, launchChromium } from '../../helpers/launch-chromium.js';
+
+// The few DOM globals the page callbacks read: the test program is compiled without the DOM lib.
+declare const document: {
+  activeElement: { id: string; textContent: string | null } | null;
+  documentElement: { scrollWidth: number };
+};
+declare const window: { innerWidth: number };
+
+/** Where the screenshots go (git-ignored); the README shows a copy under docs/. */
+const SCREENSHOTS = '.artifacts/screenshots';
+
+/** A tool slow enough to reload the page while it runs. */
+const slowSearch = defineTool({
+  name: 'slow_search',
+  description: 'A slow search through the archive',
+  parameters: z.object({ topic: z.string().optional() }),
+  execute: async ({ topic }, { signal }) => {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, 2_000);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    });
+    return { found: `three archived notes about ${topic ?? 'that'}` };
+  },
+});
+
+describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', () => {
+  let emu: Emulator;
+  let client: SvcClient;
+  let server: ChatServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0 });
+    client = new SvcClient({ apiKey: emu.apiKey, baseURL: emu.baseURL, maxRetries: 0 });
+    server = await startChatServer({
+      client,
+      port: 0,
+      subtitle: 'demo agent on the embedded emulator',
+      agent: createServeAgent({
+        model: 'svc-3.5-flash-2603',
+        tools: [...demoTools(), slowSearch],
+        instructions: 'You are a helpful assistant.',
+      }),
+    });
+    browser = await launchChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await client?.close();
+    await emu?.close();
+  });
+
+  async function openPage(width = 1280, height = 800): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    return page;
+  }
+
+  async function ask(page: Page, text: string) {
+    const box = page.getByLabel('Message');
+    await box.fill(text);
+    await box.press('Enter');
+  }
+
+  const lastAssistant = (page: Page) => page.locator('li.msg.assistant').last();
+
+  describe('when a message is sent with Enter', () => {
+    it('should stream the answer, with collapsible reasoning and the tool call with its arguments and result', async () => {
+      const page = await openPage();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+      await ask(page, 'What is the weather in Paris?');
+      await expect
+        .poll(() => page.locator('li.msg.user').last().textContent())
+        .toContain('What is the weather in Paris?');
+      const answer = lastAssistant(page);
+      await answer.locator('.text', { hasText: 'Here is what I found' }).waitFor();
+      const tool = answer.locator('.tool');
+      expect(await tool.locator('h2').textContent()).toContain('get_weather');
+      expect(await tool.locator('.args').textContent()).toContain('Paris');
+      expect(await tool.locator('.result').textContent()).toMatch(/Result: .*condition/s);
+      const reasoning = answer.locator('details.reasoning').first();
+      expect(await reasoning.getAttribute('open')).toBeNull();
+      await reasoning.locator('summary').click();
+      expect(await reasoning.getAttribute('open')).not.toBeNull();
+      expect(await reasoning.locator('pre').textContent()).toContain('I should call get_weather');
+      await page.context().close();
+    });
+  });
+
+  describe('when a tool needs approval', () => {
+    it('should run it after Approve (from the keyboard) and tell the model after Reject', async () => {
+      const page = await openPage();
+      await ask(page, 'Schedule a reminder to water the plants');
+      const approve = page.getByRole('button', { name: 'Approve schedule_reminder' });
+      await approve.waitFor();
+      // The Approve button takes the focus, so Enter decides without the mouse.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Approve');
+      await page.keyboard.press('Enter');
+      const first = lastAssistant(page);
+      await first.locator('.tool .result', { hasText: '"scheduled": true' }).waitFor();
+      await first.locator('.text', { hasText: 'schedule_reminder returned' }).waitFor();
+
+      await ask(page, 'Schedule a reminder to call the bank');
+      await page.getByRole('button', { name: 'Reject schedule_reminder' }).last().click();
+      const second = lastAssistant(page);
+      await second.locator('.tool .result', { hasText: 'rejected' }).waitFor();
+      expect(await second.locator('.tool h2 .state').textContent()).toBe('(failed)');
+      await second.locator('.text', { hasText: 'The user rejected this call' }).waitFor();
+      await page.context().close();
+    });
+  });
+
+  describe('when the page is reloaded while the answer streams', () => {
+    it('should reconnect to the run and show the whole answer', async () => {
+      const page = await openPage();
+      await ask(page, 'Run the slow search about comets');
+      await lastAssistant(page).locator('.tool h2', { hasText: 'slow_search' }).waitFor();
+      await page.reload();
+      const answer = lastAssistant(page);
+      await answer.locator('.text', { hasText: 'slow_search returned' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('li.msg.user').last().textContent()).toContain(
+        'Run the slow search about comets',
+      );
+      expect(await answer.locator('.tool').count()).toBe(1);
+      await page.context().close();
+    });
+  });
+
+  describe('when a file is uploaded into the knowledge base', () => {
+    it('should answer a question about it, citing the file, and look right at desktop and phone widths', async () => {
+      const page = await openPage();
+      await page.getByLabel('Add a file to the knowledge base').setInputFiles({
+        name: 'launch-notes.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('The project codename is BLUEFINCH. The launch is planned for March 2027.\n'),
+      });
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'launch-notes.txt is in the knowledge base' })
+        .waitFor();
+      await ask(page, 'What is the project codename?');
+      const answer = lastAssistant(page).locator('.text', { hasText: 'According to launch-notes.txt' });
+      await answer.waitFor();
+      expect(await answer.textContent()).toContain('BLUEFINCH');
+
+      await ask(page, 'What is 17*23?');
+      await lastAssistant(page).locator('.text', { hasText: '391' }).waitFor();
+      await ask(page, 'Schedule a reminder to review the launch notes');
+      await page.getByRole('button', { name: 'Approve schedule_reminder' }).waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}/chat-desktop.png` });
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.locator('main').evaluate((main) => main.scrollTo(0, main.scrollHeight));
+      await page.screenshot({ path: `${SCREENSHOTS}/chat-phone.png` });
+      await page.context().close();
+    });
+  });
+});
