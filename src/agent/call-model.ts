@@ -77,7 +77,8 @@ async function foldStream(
   eager: EagerToolStarter | undefined,
 ): Promise<ChatCompletion> {
   const reportedHosted = new Set<number>();
-  for await (const { updates } of response.withUpdates()) {
+  // One await per network read: the agent needs the updates only, and a read often holds several chunks.
+  for await (const updates of response.updatesPerRead()) {
     for (const update of updates) {
       // The agent works on choice 0 (it never asks for n > 1).
       if (update.choice !== 0) continue;
