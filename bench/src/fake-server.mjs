@@ -15,6 +15,10 @@ import {
   DECODE_CHUNKS,
   FINAL_ANSWER_TOKENS,
   FINAL_TEXT,
+  LATENCY_ARGS_DONE_MS,
+  LATENCY_MODEL,
+  LATENCY_STREAM_END_MS,
+  LATENCY_TEXT,
   REASONING,
   TOOL_NAME,
   TOOL_TURNS,
@@ -134,6 +138,60 @@ function decodeStream() {
   return Buffer.from(parts.join(''));
 }
 
+/**
+ * The latency workload's tool turn as `[ms after the request, event]`: each call starts, then its 4
+ * argument fragments arrive 60 ms apart, the last at LATENCY_ARGS_DONE_MS; the stream ends at
+ * LATENCY_STREAM_END_MS. Its answer turn (once 3 tool messages came back) is sent at once.
+ */
+function latencyTurn() {
+  const id = 'chatcmpl-bench-latency';
+  const events = [[0, chunk(id, { role: 'assistant', content: '' }, '', usage(0, 0), 0)]];
+  let n = 0;
+  LATENCY_ARGS_DONE_MS.forEach((doneAt, index) => {
+    const { fragments } = toolArguments(index);
+    const first = doneAt - 60 * fragments.length;
+    const start = {
+      index,
+      id: toolCallId(index),
+      type: 'function',
+      function: { name: TOOL_NAME, arguments: '' },
+    };
+    events.push([first, chunk(id, { role: '', tool_calls: [start] }, '', usage(0, ++n))]);
+    fragments.forEach((fragment, i) => {
+      const delta = { role: '', tool_calls: [{ index, function: { arguments: fragment } }] };
+      events.push([first + 60 * (i + 1), chunk(id, delta, '', usage(0, ++n))]);
+    });
+  });
+  events.push([LATENCY_STREAM_END_MS, chunk(id, {}, 'tool_calls', usage(0, n))]);
+  events.push([LATENCY_STREAM_END_MS, 'data: [DONE]\n\n']);
+  return events;
+}
+
+/** When the last latency turn's events were written (epoch ms), for `GET /latency-sends`. */
+let latencySends = [];
+
+function writeScheduled(res, events) {
+  const t0 = performance.now();
+  const sends = [];
+  latencySends = sends;
+  for (const [at, event] of events) {
+    const write = () => {
+      if (res.destroyed) return;
+      res.write(event);
+      sends.push({ at, sentAt: performance.timeOrigin + performance.now() });
+    };
+    setTimeout(write, Math.max(0, at - (performance.now() - t0)));
+  }
+  setTimeout(() => res.end(), Math.max(0, events.at(-1)[0] - (performance.now() - t0)) + 1);
+}
+
+const latencyEvents = latencyTurn();
+const latencyAnswer = [
+  chunk('chatcmpl-bench-latency-2', { role: 'assistant', content: '' }, '', usage(1, 0), 0),
+  chunk('chatcmpl-bench-latency-2', { role: '', content: LATENCY_TEXT }, 'stop', usage(1, 8)),
+  'data: [DONE]\n\n',
+].join('');
+
 const streamed = Array.from({ length: TOOL_TURNS + 1 }, (_, t) => streamedTurn(t).map((e) => Buffer.from(e)));
 const complete = Array.from({ length: TOOL_TURNS + 1 }, (_, t) => completeTurn(t));
 const decode = decodeStream();
@@ -167,6 +225,11 @@ function handle(req, res, raw) {
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(stats));
   }
+  // The latency workload's driver: when each scheduled event of the last tool turn was really written.
+  if (req.method === 'GET' && req.url === '/latency-sends') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return void res.end(JSON.stringify(latencySends));
+  }
   stats.requests++;
   if (req.method !== 'POST' || !req.url.endsWith('/chat/completions'))
     return fail(res, 404, `no route ${req.url}`);
@@ -183,6 +246,14 @@ function handle(req, res, raw) {
     return void res.end(decode);
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
+  if (body.model === LATENCY_MODEL) {
+    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const tools = messages.filter((m) => m.role === 'tool').length;
+    if (tools === 0) return void writeScheduled(res, latencyEvents);
+    if (tools !== LATENCY_ARGS_DONE_MS.length)
+      return void res.end('data: {"error":{"message":"bad turn"}}\n\n');
+    return void res.end(latencyAnswer);
+  }
   let turn = 0;
   let lastTool;
   for (const m of messages) {

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=raw,svc-agents] [--skip=cpu,decode,rss,import] [--rounds=N]
+// npm run bench [-- --quick] [--only=raw,svc-agents] [--skip=cpu,decode,latency,rss,import] [--rounds=N]
 //   [--warmup-rounds=N] [--no-build]
 // Starts the fake server, one worker process per contestant, and measures them interleaved
 // (A B C D, then B C D A, ...) so drift in the machine hits every contestant alike.
@@ -37,6 +37,8 @@ const PLAN = quick
       rssRounds: 1,
       rssRuns: 64,
       importRounds: 5,
+      latencyRounds: 1,
+      latencyRuns: 2,
     }
   : {
       rounds: 5,
@@ -49,11 +51,21 @@ const PLAN = quick
       rssRounds: 3,
       rssRuns: 128,
       importRounds: 10,
+      latencyRounds: 3,
+      latencyRuns: 2,
     };
 if (option('rounds')) PLAN.rounds = Number(option('rounds'));
 if (option('warmup-rounds') !== undefined) PLAN.warmupRounds = Number(option('warmup-rounds'));
 
-const ALL = ['raw', 'svc-agents', 'openai-loop', 'openai-runtools', 'ai-sdk', 'openai-agents'];
+const ALL = [
+  'raw',
+  'raw-dispatch',
+  'svc-agents',
+  'openai-loop',
+  'openai-runtools',
+  'ai-sdk',
+  'openai-agents',
+];
 const notes = [];
 
 const t0 = Date.now();
@@ -256,6 +268,22 @@ async function measureDecode(workers, results) {
   }
 }
 
+/** The slow-stream multi-tool workload, interleaved: every contestant's modes once per round. */
+async function measureLatency(workers, results) {
+  const entries = workers.flatMap((w) => w.info.latencyModes.map((mode) => ({ w, mode })));
+  for (let round = 0; round < PLAN.latencyRounds; round++) {
+    log(`latency round ${round + 1}/${PLAN.latencyRounds}`);
+    for (const { w, mode } of rotate(entries, round)) {
+      const r = await w.call('latency', { mode, runs: PLAN.latencyRuns });
+      const key = `${w.name}|${mode}`;
+      push(results, ['latency-wall', 'all', key], r.wallMs, round);
+      for (const [call, delay] of r.delaysMs.entries()) {
+        push(results, ['latency-delay', String(call), key], delay, round);
+      }
+    }
+  }
+}
+
 async function measureRss(names, baseURL, results) {
   for (let round = 0; round < PLAN.rssRounds; round++) {
     log(`rss round ${round + 1}/${PLAN.rssRounds}`);
@@ -386,6 +414,7 @@ async function main() {
     const ok = workers.map((w) => w.name);
     if (!skip.has('cpu')) await measureCpu(workers, results);
     if (!skip.has('decode')) await measureDecode(workers, results);
+    if (!skip.has('latency')) await measureLatency(workers, results);
     await Promise.all(workers.map((w) => w.stop()));
     if (!skip.has('rss')) await measureRss(ok, server.baseURL, results);
 

@@ -1,4 +1,10 @@
 // Turns the raw per-round samples into the markdown report (tables + budget verdicts).
+import {
+  LATENCY_ARGS_DONE_MS,
+  LATENCY_EAGER_IDEAL_MS,
+  LATENCY_STREAM_END_MS,
+  LATENCY_TOOL_MS,
+} from './workload.mjs';
 
 /** Median of the defined numbers in `values`. */
 export function median(values) {
@@ -21,6 +27,7 @@ const times = (x) => (x === undefined ? '' : ` (${x.toFixed(2)}x)`);
 
 const LABELS = {
   raw: 'raw (undici + hand loop)',
+  'raw-dispatch': 'raw-dispatch (undici Pool.dispatch + hand loop)',
   'svc-agents': '**svc-agents** Agent',
   'openai-loop': 'openai 6 (create + hand loop)',
   'openai-runtools': 'openai 6 runTools',
@@ -48,9 +55,14 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
     ['ns-c64', 'non-streamed, c=64'],
     ['s-c64', 'streamed, c=64'],
   ];
+  // Beside the ratio to `raw`, the ratio to `raw-dispatch` (the floor) when it ran: `(0.93x, 1.40x d)`.
   const cell = (measure, key, name, base = 'raw', digits = 2) => {
     const samples = results[`${measure}|${key}`];
-    return `${fmt(median(samples?.[name] ?? []), digits)}${times(ratio(samples, name, base))}`;
+    const value = fmt(median(samples?.[name] ?? []), digits);
+    const r = ratio(samples, name, base);
+    const d = base === 'raw' ? ratio(samples, name, 'raw-dispatch') : undefined;
+    if (r === undefined || d === undefined) return `${value}${times(r)}`;
+    return `${value} (${r.toFixed(2)}x, ${d.toFixed(2)}x d)`;
   };
 
   out.push(`# svc-agents benchmark, ${date}${quick ? ' (quick)' : ''}`);
@@ -75,7 +87,10 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
     'fragments with `index`) then a 200-token answer, against the local fake server. Values are medians over',
   );
   out.push(
-    'rounds; `(N.NNx)` is the median over rounds of the ratio to the raw baseline measured in the same round.',
+    'rounds; `(N.NNx)` is the median over rounds of the ratio to the raw baseline measured in the same round,',
+  );
+  out.push(
+    'and `N.NNx d` the same ratio to raw-dispatch (the floor: undici `Pool.dispatch()`), when it ran.',
   );
 
   if (results['cpu|ns-c1']) {
@@ -181,8 +196,91 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
     );
   }
 
-  out.push('', '## Budget (issue 7), svc-agents against the raw baseline in the same run', '');
   const verdict = (value, ok) => (value === undefined ? 'not measured' : ok(value) ? 'pass' : '**MISS**');
+  const latencyWall = results['latency-wall|all'];
+  if (latencyWall) {
+    out.push('', '## Slow-stream multi-tool latency (wall ms per run, tool start delay ms per call)', '');
+    out.push(
+      `One streamed turn with 3 \`get_weather\` calls whose arguments complete at ${LATENCY_ARGS_DONE_MS.join(
+        '/',
+      )} ms, the stream ending at ${LATENCY_STREAM_END_MS} ms; each tool takes ${LATENCY_TOOL_MS} ms, then an instant answer.`,
+    );
+    out.push(
+      `Eager ideal (each tool starts when its arguments are complete): ${LATENCY_EAGER_IDEAL_MS} ms. Start delay = tool start`,
+    );
+    out.push('minus the moment the server wrote its last fragment, mean of the runs, median over rounds.');
+    out.push('');
+    const keys = Object.keys(latencyWall);
+    const delay = (key, call) => median(results[`latency-delay|${call}`]?.[key] ?? []);
+    out.push(
+      table(
+        [
+          'contestant (mode)',
+          'wall ms',
+          'x eager ideal',
+          ...LATENCY_ARGS_DONE_MS.map((_, i) => `delay call ${i + 1}`),
+          'mean delay',
+        ],
+        keys.map((key) => {
+          const [name, mode] = key.split('|');
+          const wall = median(latencyWall[key]);
+          const delays = LATENCY_ARGS_DONE_MS.map((_, i) => delay(key, i));
+          const mean = delays.reduce((a, b) => a + b, 0) / delays.length;
+          return [
+            `${label(name)} (${mode})`,
+            fmt(wall, 0),
+            (wall / LATENCY_EAGER_IDEAL_MS).toFixed(3),
+            ...delays.map((d) => fmt(d, 1)),
+            fmt(mean, 1),
+          ];
+        }),
+      ),
+    );
+  }
+
+  if (contestants.includes('raw-dispatch')) {
+    out.push('', '## Budget (issue 18), svc-agents against raw-dispatch in the same run', '');
+    const rows18 = [];
+    for (const [k, l] of scen) {
+      const r = ratio(results[`cpu|${k}`], 'svc-agents', 'raw-dispatch');
+      rows18.push([
+        `CPU per run, ${l}`,
+        '<= 1.20x',
+        r === undefined ? 'n/a' : `${r.toFixed(2)}x`,
+        verdict(r, (x) => x <= 1.2),
+      ]);
+    }
+    const dd = ratio(decodeCpu, 'svc-agents', 'raw-dispatch');
+    rows18.push([
+      'Stream decode (chunks per CPU-s)',
+      '>= 1.00x',
+      dd === undefined ? 'n/a' : `${dd.toFixed(2)}x`,
+      verdict(dd, (x) => x >= 1),
+    ]);
+    const eagerKey = 'svc-agents|eager';
+    if (latencyWall?.[eagerKey]) {
+      const delays = LATENCY_ARGS_DONE_MS.map((_, i) =>
+        median(results[`latency-delay|${i}`]?.[eagerKey] ?? []),
+      );
+      const mean = delays.reduce((a, b) => a + b, 0) / delays.length;
+      rows18.push([
+        'Latency: mean tool start delay, idempotent',
+        '<= 10 ms',
+        `${mean.toFixed(1)} ms`,
+        verdict(mean, (x) => x <= 10),
+      ]);
+      const w = median(latencyWall[eagerKey]) / LATENCY_EAGER_IDEAL_MS;
+      rows18.push([
+        'Latency: wall per run vs eager ideal',
+        '<= 1.02x',
+        `${w.toFixed(3)}x`,
+        verdict(w, (x) => x <= 1.02),
+      ]);
+    }
+    out.push(table(['measure', 'target', 'svc-agents', 'verdict'], rows18));
+  }
+
+  out.push('', '## Budget (issue 7), svc-agents against the raw baseline in the same run', '');
   const rows = [];
   for (const [k, l] of scen) {
     const r = ratio(results[`cpu|${k}`], 'svc-agents', 'raw');

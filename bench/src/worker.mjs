@@ -3,12 +3,13 @@
 // Every measured run is checked: the final text must be the scripted answer and the tool must have run
 // once per tool turn, so a contestant cannot win by skipping work.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DECODE_CHUNKS, FINAL_TEXT, TOOL_TURNS } from './workload.mjs';
+import { DECODE_CHUNKS, FINAL_TEXT, LATENCY_ARGS_DONE_MS, LATENCY_TEXT, TOOL_TURNS } from './workload.mjs';
 
 const name = process.argv[2];
 const contestant = await import(`./contestants/${name}.mjs`);
 let toolCalls = 0;
 let impl;
+let serverURL;
 
 function collect() {
   globalThis.gc?.();
@@ -52,8 +53,9 @@ async function batch({ stream, concurrency, runs }) {
 
 const handlers = {
   async setup({ baseURL }) {
+    serverURL = baseURL;
     impl = await contestant.setup({ baseURL, onToolCall: () => toolCalls++ });
-    return { decode: typeof impl.decode === 'function' };
+    return { decode: typeof impl.decode === 'function', latencyModes: impl.latencyModes ?? [] };
   },
   // No forced GC before CPU and decode measurements: the sweeping that follows a full GC runs on helper
   // threads and the shrunk heap grows back, both charged to the next batch (raw non-streamed c=64 measured
@@ -70,6 +72,31 @@ const handlers = {
     const wallMs = performance.now() - t0;
     if (n !== DECODE_CHUNKS) throw new Error(`${name}: decoded ${n} chunks, expected ${DECODE_CHUNKS}`);
     return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs };
+  },
+  /**
+   * The latency workload, one run at a time: wall time per run and each tool's start delay, i.e. its start
+   * minus the moment the fake server wrote that call's last argument fragment (both epoch clocks of this
+   * machine), so the server's timer lateness and the request's trip do not count.
+   */
+  async latency({ mode, runs }) {
+    const walls = [];
+    const delays = LATENCY_ARGS_DONE_MS.map(() => []);
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      const { text, starts } = await impl.latency(mode);
+      walls.push(performance.now() - t0);
+      if (text !== LATENCY_TEXT)
+        throw new Error(`${name} ${mode}: wrong latency answer ${JSON.stringify(text)}`);
+      const sends = await (await fetch(`${serverURL}/latency-sends`)).json();
+      LATENCY_ARGS_DONE_MS.forEach((doneAt, call) => {
+        const sent = sends.findLast((s) => s.at === doneAt)?.sentAt;
+        if (starts[call] === undefined || sent === undefined)
+          throw new Error(`${name} ${mode}: call ${call} never ran`);
+        delays[call].push(performance.timeOrigin + starts[call] - sent);
+      });
+    }
+    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+    return { wallMs: mean(walls), delaysMs: delays.map(mean) };
   },
   /** Peak RSS growth over the idle RSS while `runs` runs go `concurrency` at a time (sustained load). */
   async rss({ stream, concurrency, runs }) {

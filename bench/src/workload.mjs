@@ -65,3 +65,22 @@ export function toolArguments(turn) {
 export function toolCallId(turn) {
   return `call_${turn}_weather`;
 }
+
+// The slow-stream multi-tool latency workload: one turn streams 3 `get_weather` calls whose arguments
+// complete at these times after the request (ms), the stream ends later, each tool takes LATENCY_TOOL_MS,
+// then a short answer. It measures when each tool starts relative to the end of its own arguments.
+/** Model name that selects the latency workload on the fake server. */
+export const LATENCY_MODEL = 'slow-multi';
+/** When each call's last argument fragment is sent, ms after the request arrived. */
+export const LATENCY_ARGS_DONE_MS = [364, 606, 848];
+/** When the tool turn's stream ends (finish_reason, [DONE]). */
+export const LATENCY_STREAM_END_MS = 970;
+/** How long the tool takes per call. */
+export const LATENCY_TOOL_MS = 900;
+/** The answer after the tool turn. */
+export const LATENCY_TEXT = 'Paris, Tokyo and Lima are clear.';
+/** Wall time per run if each tool started as soon as its arguments were complete (the answer is instant). */
+export const LATENCY_EAGER_IDEAL_MS = Math.max(
+  LATENCY_STREAM_END_MS,
+  ...LATENCY_ARGS_DONE_MS.map((at) => at + LATENCY_TOOL_MS),
+);

@@ -6,6 +6,7 @@ import {
 } from '../api/resources/validated-prefix-option.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionMessage } from '../api/types/chat.js';
 import type { RequestOptions } from '../api/types/request-options.js';
+import type { EagerToolStarter } from './eager-tool-starter.js';
 import type { AgentEvent } from './events.js';
 import { ignoreEvents } from './ignore-events.js';
 import { isHostedToolCall } from './to-assistant-message.js';
@@ -27,6 +28,8 @@ export interface CallModelOptions {
   generateId: () => string;
   /** The previous turn's request (validated then) and how many leading messages this one repeats. */
   validatedPrefix?: ValidatedPrefix | undefined;
+  /** Sees the streamed tool-call updates, to start safe tools before the stream ends. */
+  eager?: EagerToolStarter | undefined;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function callModel({
   emit,
   generateId,
   validatedPrefix,
+  eager,
 }: CallModelOptions): Promise<ChatCompletion> {
   const requestOptions: RequestOptions & InternalChatRequestOptions = { signal };
   if (validatedPrefix !== undefined) requestOptions[validatedPrefixOption] = validatedPrefix;
@@ -57,9 +61,24 @@ export async function callModel({
   }
   // Each chunk is folded once, into the stream's own accumulator (its iterators do it).
   // Nobody observes the run: the stream drains itself, without update objects.
-  if (emit === ignoreEvents) return response.finalCompletion();
+  if (emit === ignoreEvents && eager === undefined) return response.finalCompletion();
+  try {
+    return await foldStream(response, emit, eager);
+  } catch (error) {
+    // A failed turn's early results are never used: the retried turn runs its calls again.
+    eager?.discard();
+    throw error;
+  }
+}
+
+async function foldStream(
+  response: ChatCompletionStream,
+  emit: (event: AgentEvent) => void,
+  eager: EagerToolStarter | undefined,
+): Promise<ChatCompletion> {
   const reportedHosted = new Set<number>();
-  for await (const { updates } of response.withUpdates()) {
+  // One await per network read: the agent needs the updates only, and a read often holds several chunks.
+  for await (const updates of response.updatesPerRead()) {
     for (const update of updates) {
       // The agent works on choice 0 (it never asks for n > 1).
       if (update.choice !== 0) continue;
@@ -91,6 +110,8 @@ export async function callModel({
         default:
           break;
       }
+      // After the event: a fragment is reported before the tool it completes starts.
+      eager?.observe(update);
     }
   }
   return response.accumulator.snapshot();

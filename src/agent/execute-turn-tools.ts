@@ -1,6 +1,7 @@
 import type { SvcClient } from '../api/svc-client.js';
 import { executeToolCall } from '../tools/execute-tool-call.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
+import type { EagerToolStarter } from './eager-tool-starter.js';
 import { throwIfAborted } from './errors/to-abort-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentEvent } from './events.js';
@@ -18,6 +19,8 @@ export interface ExecuteTurnToolsOptions {
   signal: AbortSignal;
   concurrency: number;
   emit: (event: AgentEvent) => void;
+  /** Calls of this turn that started while the model streamed; their outcomes are used when still valid. */
+  eager?: EagerToolStarter | undefined;
 }
 
 /**
@@ -52,18 +55,21 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
       });
   };
   const outcomes = await runPool(runnable, options.concurrency, async (call) => {
-    const outcome = await executeToolCall({
-      toolSet,
-      call: toToolCall(call),
-      context: options.context,
-      client: options.client,
-      signal,
-      ledger: state.ledger,
-      parsedArguments: parsedArgumentsOf(call),
-    });
+    const early = options.eager?.claim(call);
+    const outcome = await (early
+      ? state.ledger.run(call.toolCallId, () => early)
+      : executeToolCall({
+          toolSet,
+          call: toToolCall(call),
+          context: options.context,
+          client: options.client,
+          signal,
+          ledger: state.ledger,
+          parsedArguments: parsedArgumentsOf(call),
+        }));
     report(outcome);
     return outcome;
-  });
+  }).finally(() => options.eager?.discard());
   throwIfAborted(signal);
   if (state.pendingToolCalls.some((call) => call.approval === 'pending')) return 'interrupted';
 

@@ -7,6 +7,7 @@ import { buildRequest } from './build-request.js';
 import { buildRunResult } from './build-run-result.js';
 import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
+import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
 import { attachRunState } from './errors/attach-run-state.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
@@ -84,6 +85,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
         output: options.output?.request,
         stream: options.stream,
       });
+      // Not on the last allowed turn: its calls are answered "not run", so none may start early.
+      const eager = options.stream && turns + 1 < options.maxTurns ? startEagerly(options) : undefined;
       const completion = await callModel({
         create: options.create,
         params,
@@ -94,6 +97,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
           sent === undefined
             ? undefined
             : { messages: validatedPrefixLength(sent.messages, params.messages), params: sent },
+        eager,
       });
       sent = params;
       turns += 1;
@@ -142,7 +146,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
         const result = buildRunResult<unknown>(state, 'completed');
         throw new MaxTurnsExceededError({ maxTurns: options.maxTurns, result, state });
       }
-      if ((await runTools(options)) === 'interrupted') {
+      if ((await runTools(options, eager)) === 'interrupted') {
         emitFinishStep(emit, step);
         return finish(options, 'interrupted');
       }
@@ -156,7 +160,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
   }
 }
 
-function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
+function runTools(options: RunAgentOptions, eager?: EagerToolStarter): Promise<'settled' | 'interrupted'> {
   const { state, toolSet, context, client, signal, emit } = options;
   return executeTurnTools({
     state,
@@ -166,7 +170,13 @@ function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> 
     signal,
     emit,
     concurrency: options.toolConcurrency,
+    eager,
   });
+}
+
+function startEagerly(options: RunAgentOptions): EagerToolStarter | undefined {
+  const { toolSet, context, client, signal } = options;
+  return createEagerToolStarter({ toolSet, context, client, signal, concurrency: options.toolConcurrency });
 }
 
 /** Emits `finish-step` and calls the hook: a promise only when the hook returned one. */

@@ -1,11 +1,16 @@
 // The Vercel AI SDK (v6) with its OpenAI-compatible provider, as its docs recommend: a `tool` with a zod
 // `inputSchema`, generateText / streamText with `stopWhen: stepCountIs(10)`; the streamed run consumes
 // `fullStream` (what a UI forwards) and then reads the final text.
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 import {
   API_KEY,
+  CITIES,
+  LATENCY_MODEL,
+  LATENCY_TOOL_MS,
   MODEL,
   SYSTEM_PROMPT,
   TOOL_DESCRIPTION,
@@ -58,5 +63,33 @@ export async function setup({ baseURL, onToolCall }) {
     return n + 1;
   }
 
-  return { run, decode, close: async () => {} };
+  /** The latency workload with streamText: the SDK decides when each tool starts. */
+  async function latency() {
+    const starts = [];
+    const latencyTools = {
+      [TOOL_NAME]: tool({
+        description: TOOL_DESCRIPTION,
+        inputSchema: z.object({ city: z.string().describe('City name') }),
+        execute: async ({ city }) => {
+          starts[CITIES.indexOf(city)] = performance.now();
+          await sleep(LATENCY_TOOL_MS);
+          return weatherOf(city);
+        },
+      }),
+    };
+    let error;
+    const result = streamText({
+      ...common,
+      model: provider(LATENCY_MODEL),
+      tools: latencyTools,
+      onError: ({ error: e }) => {
+        error = e;
+      },
+    });
+    for await (const part of result.fullStream) if (part.type === 'error') error = part.error;
+    if (error) throw error;
+    return { text: await result.text, starts };
+  }
+
+  return { run, decode, latency, latencyModes: ['after-stream'], close: async () => {} };
 }

@@ -1,10 +1,14 @@
 // The floor: what a careful developer writes by hand with undici and no SDK. It does the same work as
 // every other contestant (zod-validated tool arguments, accumulated reasoning and tool-call fragments,
 // the full conversation sent back each turn) and nothing more.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { z } from 'zod';
 import {
   API_KEY,
+  CITIES,
+  LATENCY_MODEL,
+  LATENCY_TOOL_MS,
   MODEL,
   SYSTEM_PROMPT,
   TOOL_DESCRIPTION,
@@ -62,8 +66,8 @@ export async function setup({ baseURL, onToolCall }) {
     return res;
   }
 
-  async function streamedTurn(messages) {
-    const res = await post({ model: MODEL, messages, tools, stream: true });
+  async function streamedTurn(messages, model = MODEL) {
+    const res = await post({ model, messages, tools, stream: true });
     let content = '';
     let reasoning = '';
     const calls = [];
@@ -122,5 +126,29 @@ export async function setup({ baseURL, onToolCall }) {
     return n;
   }
 
-  return { run, decode, close: async () => {} };
+  /** The latency workload: the hand loop runs the turn's tools in parallel once the stream has ended. */
+  async function latency() {
+    const starts = [];
+    const messages = [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: USER_PROMPT },
+    ];
+    for (let turn = 0; turn < 10; turn++) {
+      const message = await streamedTurn(messages, LATENCY_MODEL);
+      messages.push(message);
+      if (!message.tool_calls) return { text: message.content, starts };
+      const results = await Promise.all(
+        message.tool_calls.map(async (call) => {
+          const { city } = schema.parse(JSON.parse(call.function.arguments || '{}'));
+          starts[CITIES.indexOf(city)] = performance.now();
+          await sleep(LATENCY_TOOL_MS);
+          return { role: 'tool', tool_call_id: call.id, content: JSON.stringify(weatherOf(city)) };
+        }),
+      );
+      messages.push(...results);
+    }
+    throw new Error('too many turns');
+  }
+
+  return { run, decode, latency, latencyModes: ['after-stream'], close: async () => {} };
 }

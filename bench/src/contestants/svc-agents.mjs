@@ -1,10 +1,15 @@
 // svc-agents, as its README shows: a SvcClient, one defineTool with a zod schema, an Agent; `agent.run`
 // for the non-streamed run, `agent.stream` (iterating every event, then `stream.result`) for the streamed
 // one. It imports the built package (../dist, `npm run build` at the repo root), exactly what users load.
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { svcAgentsEntry } from '../svc-agents-entry.mjs';
 import {
   API_KEY,
+  CITIES,
+  LATENCY_MODEL,
+  LATENCY_TOOL_MS,
   MODEL,
   SYSTEM_PROMPT,
   TOOL_DESCRIPTION,
@@ -53,5 +58,34 @@ export async function setup({ baseURL, onToolCall }) {
     return n;
   }
 
-  return { run, decode, close: () => client.close() };
+  /**
+   * The latency workload, streamed: `eager` declares the tool idempotent (it may start while the model
+   * still streams), `after-stream` does not (today's behaviour). Returns each call's tool start time.
+   */
+  async function latency(mode) {
+    const starts = [];
+    const lookup = defineTool({
+      name: TOOL_NAME,
+      description: TOOL_DESCRIPTION,
+      parameters: z.object({ city: z.string().describe('City name') }),
+      idempotent: mode === 'eager',
+      execute: async ({ city }) => {
+        starts[CITIES.indexOf(city)] = performance.now();
+        await sleep(LATENCY_TOOL_MS);
+        return weatherOf(city);
+      },
+    });
+    const agent = new Agent({
+      client,
+      model: LATENCY_MODEL,
+      instructions: SYSTEM_PROMPT,
+      tools: [lookup],
+      maxTurns: 10,
+    });
+    const s = agent.stream(USER_PROMPT);
+    for await (const event of s) if (!event) break;
+    return { text: (await s.result).text, starts };
+  }
+
+  return { run, decode, latency, latencyModes: ['eager', 'after-stream'], close: () => client.close() };
 }

@@ -32,9 +32,9 @@ export class ChatCompletionAccumulator {
   /**
    * Folds one chunk in and reports what it changed, per choice, in order: text, reasoning, audio, and for each
    * tool-call delta the position of the accumulated call it went to (`callPosition`) with the call's id and name.
+   * The updates are appended to `updates` when given (several chunks into one list), else to a new list.
    */
-  addWithUpdates(chunk: ChatCompletionChunk): ChunkUpdate[] {
-    const updates: ChunkUpdate[] = [];
+  addWithUpdates(chunk: ChatCompletionChunk, updates: ChunkUpdate[] = []): ChunkUpdate[] {
     this.#apply(chunk, updates);
     return updates;
   }

@@ -60,7 +60,29 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return { [Symbol.asyncIterator]: () => iterator };
   }
 
-  #iterate<T>(fold: (chunk: ChatCompletionChunk) => T): AsyncIterator<T> {
+  /**
+   * The updates of `withUpdates()` without the chunks, gathered per network read: each value holds the
+   * updates of every chunk that arrived in one read, in order (one await per read, not per chunk). Counts
+   * as the one iteration of this stream. A chunk that fails to parse ends the iteration after the updates
+   * of the chunks before it.
+   */
+  updatesPerRead(): AsyncIterable<ChunkUpdate[]> {
+    const accumulator = this.accumulator;
+    const iterator = this.#iterate<ChunkUpdate[]>(
+      (chunk) => accumulator.addWithUpdates(chunk),
+      (chunk, into) => accumulator.addWithUpdates(chunk, into),
+    );
+    return { [Symbol.asyncIterator]: () => iterator };
+  }
+
+  /**
+   * Iterates the stream, one value per chunk from `fold`; with `foldMore`, the later chunks of the same
+   * read are folded into the same value instead (per-read values).
+   */
+  #iterate<T>(
+    fold: (chunk: ChatCompletionChunk) => T,
+    foldMore?: (chunk: ChatCompletionChunk, into: T) => void,
+  ): AsyncIterator<T> {
     if (this.#started) {
       throw new SvcError(
         'ChatCompletionStream can be iterated only once; use finalCompletion() or accumulator.snapshot() for the result.',
@@ -82,10 +104,19 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
       return Promise.reject(error);
     };
     const done: IteratorResult<T> = { done: true, value: undefined };
-    const take = (): IteratorResult<T> => ({
-      done: false,
-      value: fold(this.#parse(batch[index++] as string)),
-    });
+    // A chunk of this read that failed after others were folded: thrown by the next call.
+    let failure: { error: unknown } | undefined;
+    const take = (): IteratorResult<T> => {
+      const value = fold(this.#parse(batch[index++] as string));
+      if (foldMore !== undefined) {
+        try {
+          while (index < batch.length) foldMore(this.#parse(batch[index++] as string), value);
+        } catch (error) {
+          failure = { error };
+        }
+      }
+      return { done: false, value };
+    };
     const onBatch = (next: string[] | undefined): IteratorResult<T> | Promise<IteratorResult<T>> => {
       if (next === undefined) {
         finished = true;
@@ -107,6 +138,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return {
       next: (): Promise<IteratorResult<T>> => {
         if (finished) return Promise.resolve(done);
+        if (failure !== undefined) return stop(failure.error);
         if (index >= batch.length) return readBatch().then(onBatch, stop);
         try {
           return Promise.resolve(take());

@@ -197,6 +197,87 @@ describe('ChatCompletionStream', () => {
     });
   });
 
+  describe('when iterated per read (updatesPerRead, the agent fast path)', () => {
+    const toolStream = (): ChatCompletionChunk[] => [
+      ...officialExampleStream().slice(0, -1),
+      createChunk([{ delta: { reasoning: 'thinking' } }]),
+      createChunk([
+        {
+          delta: {
+            tool_calls: [
+              { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } },
+            ],
+          },
+        },
+      ]),
+      createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] } }]),
+      createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '1}' } }] } }]),
+      createChunk([{ delta: {}, finish_reason: 'tool_calls' }]),
+    ];
+    const sseBytes = (chunks: unknown[]) =>
+      Buffer.from(
+        chunks
+          .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
+          .concat('data: [DONE]\n\n')
+          .join(''),
+      );
+    const serveSplit = (bytes: Buffer, points: number[]) =>
+      setup.server.setHandler(async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (let i = 0; i + 1 < points.length; i++)
+          await write(res, bytes.subarray(points[i], points[i + 1]));
+        res.end();
+      });
+
+    it('should give the updates of withUpdates() in the same order, for every split of the bytes', async () => {
+      const bytes = sseBytes(toolStream());
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }),
+          async (cuts) => {
+            const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+            serveSplit(bytes, points);
+            const simple = await setup.client.chat.completions.create(params);
+            const perChunk = [];
+            for await (const { updates } of simple.withUpdates()) perChunk.push(...updates);
+            serveSplit(bytes, points);
+            const fast = await setup.client.chat.completions.create(params);
+            const perRead = [];
+            for await (const updates of fast.updatesPerRead()) perRead.push(...updates);
+            expect(perRead).toEqual(perChunk);
+            expect(await fast.finalCompletion()).toEqual(await simple.finalCompletion());
+          },
+        ),
+        { numRuns: 25 },
+      );
+    });
+
+    it('should hold every chunk of one read in one value', async () => {
+      const chunks = toolStream();
+      setup.server.setHandler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(sseBytes(chunks));
+      });
+      const stream = await setup.client.chat.completions.create(params);
+      const values = [];
+      for await (const updates of stream.updatesPerRead()) values.push(updates);
+      expect(values).toHaveLength(1);
+      expect(values[0]?.at(-1)).toEqual({ kind: 'finish', choice: 0, finishReason: 'tool_calls' });
+    });
+
+    it('should yield the updates before a bad chunk of the same read, then throw', async () => {
+      setup.server.setHandler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: ${JSON.stringify(createChunk([{ delta: { content: 'a' } }]))}\n\ndata: {not json\n\n`);
+      });
+      const stream = await setup.client.chat.completions.create(params);
+      const iterator = stream.updatesPerRead()[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toEqual([{ kind: 'content', choice: 0, text: 'a' }]);
+      await expect(iterator.next()).rejects.toThrow(/not JSON/);
+      await expect(stream.finalCompletion()).rejects.toThrow(/not JSON/);
+    });
+  });
+
   describe('when the caller stops early', () => {
     it('should reject finalCompletion() after a break', async () => {
       const stream = await streamOf(officialExampleStream());
