@@ -9,7 +9,16 @@ export { Agent, type AgentInput } from './agent/agent.js';
 export type { AgentHooks } from './agent/agent-hooks.js';
 export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
+// Context window, prompt cache, cost (issue 15)
+export type { ContextOverflowEvent } from './agent/context/context-overflow-event.js';
+export type {
+  ContextStrategy,
+  ContextStrategyInput,
+  ContextSummaryOptions,
+  ContextWindowOptions,
+} from './agent/context/context-window-options.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
+export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
 export { OutputValidationError } from './agent/errors/output-validation-error.js';
 export { RunStateError } from './agent/errors/run-state-error.js';
@@ -59,6 +68,7 @@ export type { AgentUsage } from './agent/usage.js';
 export { ChatCompletionAccumulator } from './api/chat/chat-completion-accumulator.js';
 export { ChatCompletionStream, type ChunkWithUpdates } from './api/chat/chat-completion-stream.js';
 export type { ChunkUpdate } from './api/chat/chunk-update.js';
+export { contextWindowOf, defaultContextWindows } from './api/context-windows.js';
 export {
   type RequestValidationCode,
   RequestValidationError,
@@ -225,7 +235,6 @@ export type {
   ToolParameters,
   Zod3Schema,
 } from './tools/tool-parameters.js';
-
 // Transport
 export type { ClientOptions } from './transport/client-options.js';
 export { APIConnectionError } from './transport/errors/api-connection-error.js';

@@ -24,6 +24,12 @@ const loadRunAgent = () => {
   return runAgentModule;
 };
 
+let contextModule: Promise<typeof import('./context/context-manager.js')> | undefined;
+const loadContextManager = () => {
+  contextModule ??= import('./context/context-manager.js');
+  return contextModule;
+};
+
 /** What a run starts from: a user message, a conversation to continue, or a saved state to resume. */
 export type AgentInput = string | readonly ChatMessage[] | RunState;
 
@@ -39,6 +45,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   readonly #client: SvcClient;
   readonly #output: z.ZodType<TOutput> | undefined;
   readonly #create: CreateChatCompletion;
+  #contextManager: import('./context/context-manager.js').ContextManager | undefined;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     this.#options = normalizeAgentOptions(options);
@@ -96,6 +103,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       : undefined;
     const state = toRunState(input);
     const { runAgent } = await loadRunAgent();
+    const create = agent.contextWindow ? await this.#withContextWindow(state, emit) : this.#create;
     return (await runAgent({
       ...agent,
       state,
@@ -104,10 +112,29 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       stream,
       context: options.context,
       client,
-      create: this.#create,
+      create,
       signal,
       emit,
     })) as RunResult<TOutput>;
+  }
+
+  // One manager per agent, made on the first run: counts of messages seen in earlier runs are reused.
+  async #withContextWindow(
+    state: RunState,
+    emit: AgentStreamControls['emit'],
+  ): Promise<CreateChatCompletion> {
+    const { ContextManager } = await loadContextManager();
+    const contextWindow = this.#options.contextWindow!;
+    this.#contextManager ??= new ContextManager({
+      contextWindow,
+      client: this.#client,
+      model: this.#options.model,
+    });
+    return this.#contextManager.wrap(this.#create, {
+      messages: state.messages,
+      step: () => state.steps.length,
+      emit,
+    });
   }
 }
 

@@ -3,6 +3,8 @@ import { createToolSet } from '../tools/create-tool-set.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
 import type { AgentOptions } from './agent-options.js';
+import type { NormalizedContextWindow } from './context/context-window-options.js';
+import { normalizeContextWindow } from './context/normalize-context-window.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
@@ -22,6 +24,7 @@ export interface NormalizedAgentOptions {
   hooks: AgentHooks;
   outputName: string;
   generateId: () => string;
+  contextWindow: NormalizedContextWindow | undefined;
 }
 
 /** Checks the agent's options (naming the field and rule) and fills in defaults. */
@@ -78,6 +81,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     hooks,
     outputName,
     generateId: options._internal?.generateId ?? generateToolCallId,
+    contextWindow: normalizeContextWindow(options.contextWindow),
   };
 }
 
