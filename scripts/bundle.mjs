@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/index.ts', 'src/emulator/index.ts', 'src/cli/main.ts'],
+  entryPoints: ['src/index.ts', 'src/emulator/index.ts', 'src/cli/main.ts', 'src/telemetry/index.ts'],
   outdir: 'dist',
   outbase: 'src',
   bundle: true,

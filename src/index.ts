@@ -7,9 +7,14 @@
 // Agent
 export { Agent, type AgentInput } from './agent/agent.js';
 export type { AgentHooks } from './agent/agent-hooks.js';
+export type {
+  AgentInstrumentation,
+  RunInstrumentation,
+  RunInstrumentationInfo,
+} from './agent/agent-instrumentation.js';
 export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
-// Context window, prompt cache, cost (issue 15)
+export type { CreateChatCompletion } from './agent/call-model.js';
 export type { ContextOverflowEvent } from './agent/context/context-overflow-event.js';
 export type {
   ContextStrategy,
@@ -250,3 +255,4 @@ export { NotFoundError } from './transport/errors/not-found-error.js';
 export { PaymentRequiredError } from './transport/errors/payment-required-error.js';
 export { RateLimitError } from './transport/errors/rate-limit-error.js';
 export { SvcError } from './transport/errors/svc-error.js';
+export type { RetryInfo } from './transport/send-with-retry.js';

@@ -16,6 +16,8 @@ describe('npm run build', () => {
         'emulator/index.js',
         'emulator/index.d.ts',
         'cli/main.js',
+        'telemetry/index.js',
+        'telemetry/index.d.ts',
       ]) {
         expect(existsSync(`dist/${file}`), file).toBe(true);
       }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { HostedTool, Tool } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
+import type { AgentInstrumentation } from './agent-instrumentation.js';
 import type { ContextWindowOptions } from './context/context-window-options.js';
 import type { ModelSettings } from './model-settings.js';
 import type { StopCondition } from './stop-conditions.js';
@@ -31,6 +32,8 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   stopWhen?: StopCondition | StopCondition[];
   /** Lifecycle hooks. */
   hooks?: AgentHooks;
+  /** Observes runs (tracing): e.g. `openTelemetry()` from `svc-agents/telemetry`. */
+  instrumentation?: AgentInstrumentation;
   /** Keeps every request under the model's context window (token counting, truncate / summarize / custom). */
   contextWindow?: ContextWindowOptions;
   /** For tests: a deterministic id generator for calls the service left without an id. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { instrumentRun } from './agent-instrumentation.js';
 import type { AgentOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream, type AgentStreamControls } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
@@ -103,25 +104,46 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       : undefined;
     const state = toRunState(input);
     const { runAgent } = await loadRunAgent();
-    const create = agent.contextWindow ? await this.#withContextWindow(state, emit) : this.#create;
-    return (await runAgent({
-      ...agent,
-      state,
-      output,
-      maxTurns,
-      stream,
-      context: options.context,
-      client,
-      create,
-      signal,
-      emit,
-    })) as RunResult<TOutput>;
+    const observed = await instrumentRun(
+      agent.instrumentation,
+      {
+        ...agent,
+        tools: agent.toolSet.definitions,
+        messages: state.messages,
+        pendingToolCalls: state.pendingToolCalls,
+        signal,
+      },
+      { emit, create: this.#create },
+    );
+    const create = agent.contextWindow
+      ? await this.#withContextWindow(state, observed.emit, observed.create)
+      : observed.create;
+    try {
+      const result = await runAgent({
+        ...agent,
+        state,
+        output,
+        maxTurns,
+        stream,
+        context: options.context,
+        client,
+        create,
+        signal,
+        emit: observed.emit,
+      });
+      observed.end({ result });
+      return result as RunResult<TOutput>;
+    } catch (error) {
+      observed.end({ error });
+      throw error;
+    }
   }
 
   // One manager per agent, made on the first run: counts of messages seen in earlier runs are reused.
   async #withContextWindow(
     state: RunState,
     emit: AgentStreamControls['emit'],
+    create: CreateChatCompletion,
   ): Promise<CreateChatCompletion> {
     const { ContextManager } = await loadContextManager();
     const contextWindow = this.#options.contextWindow!;
@@ -130,7 +152,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       client: this.#client,
       model: this.#options.model,
     });
-    return this.#contextManager.wrap(this.#create, {
+    return this.#contextManager.wrap(create, {
       messages: state.messages,
       step: () => state.steps.length,
       emit,
