@@ -22,6 +22,7 @@ export type {
   ContextSummaryOptions,
   ContextWindowOptions,
 } from './agent/context/context-window-options.js';
+export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
 export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';

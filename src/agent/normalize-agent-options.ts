@@ -6,6 +6,7 @@ import type { AgentInstrumentation } from './agent-instrumentation.js';
 import type { AgentOptions } from './agent-options.js';
 import type { NormalizedContextWindow } from './context/context-window-options.js';
 import { normalizeContextWindow } from './context/normalize-context-window.js';
+import { checkPriceTable, type PriceTable } from './cost/price-table.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
@@ -27,6 +28,7 @@ export interface NormalizedAgentOptions {
   generateId: () => string;
   contextWindow: NormalizedContextWindow | undefined;
   instrumentation: AgentInstrumentation | undefined;
+  prices: PriceTable | undefined;
 }
 
 /** Checks the agent's options (naming the field and rule) and fills in defaults. */
@@ -85,6 +87,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     generateId: options._internal?.generateId ?? generateToolCallId,
     contextWindow: normalizeContextWindow(options.contextWindow),
     instrumentation: checkInstrumentation(options.instrumentation),
+    prices: checkPriceTable(options.prices, model),
   };
 }
 

@@ -140,6 +140,8 @@ export class RunTracer implements RunInstrumentation {
         'svc_agents.run.status': result.status,
         'svc_agents.run.steps': result.steps.length,
       });
+      if (result.usage.cost !== undefined)
+        this.#root.setAttribute('svc_agents.usage.cost', result.usage.cost);
       if (this.#options.recordContents && result.text) {
         this.#root.setAttribute(
           GenAI.outputMessages,
