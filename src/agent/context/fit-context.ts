@@ -1,5 +1,6 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatMessage, ToolDefinition, ToolMessage } from '../../api/types/chat.js';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { ContextWindowExceededError } from '../errors/context-window-exceeded-error.js';
 import type { ContextOverflowEvent } from './context-overflow-event.js';
 import type { NormalizedContextWindow } from './context-window-options.js';
@@ -100,12 +101,12 @@ export async function fitContext(o: FitContextOptions): Promise<FitResult> {
         signal,
       });
       const broken = findUnpairedToolCall(kept);
-      if (broken)
-        throw new ContextWindowExceededError({
-          tokens: 0,
-          budget: o.budget,
-          what: `contextWindow.strategy broke a tool call: ${broken}; the messages`,
+      if (broken) {
+        throw new AgentOptionsError({
+          field: 'contextWindow.strategy',
+          rule: `must keep every tool call with its tool message; the messages it returned break this: ${broken}`,
         });
+      }
       const keptSet = new Set(kept);
       dropped = current.filter((message) => !keptSet.has(message));
       current = kept;
