@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -11,7 +12,9 @@ import { SvcClient } from '../../src/api/svc-client.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { openTelemetry } from '../../src/telemetry/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { hostedTools } from '../../src/tools/hosted-tools.js';
 import { APIUserAbortError } from '../../src/transport/errors/api-user-abort-error.js';
+import { runNodeScript } from '../cli/support/run-cli-process.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -120,6 +123,48 @@ describe('openTelemetry', () => {
     });
   });
 
+  describe('when the service searches a knowledge base or the web for the agent', () => {
+    it('should record a retrieval span as a child of the chat span', async () => {
+      const store = await client.vectorStores.create({ name: 'handbook' });
+      const agent = new Agent({
+        client,
+        model: 'svc-3.5-flash',
+        tools: [
+          hostedTools.retrieval({ name: 'handbook', description: 'The handbook', vectorStoreId: store.id }),
+        ],
+        instrumentation: openTelemetry({ tracer }),
+      });
+      await agent.stream('What does the handbook say about holidays?').result;
+      const { named, parentOf } = spans();
+      const [chat] = named('chat ');
+      const [retrieval] = named('retrieval ');
+      expect(retrieval?.name).toBe(`retrieval ${store.id}`);
+      expect(retrieval?.attributes).toMatchObject({
+        'gen_ai.operation.name': 'retrieval',
+        'gen_ai.data_source.id': store.id,
+      });
+      expect(parentOf(retrieval!)).toBe(chat);
+      expect(hrtime(retrieval!.endTime)).toBeLessThanOrEqual(hrtime(chat!.endTime));
+    });
+
+    it('should record the hosted web search as a child of the chat span', async () => {
+      const agent = new Agent({
+        client,
+        model: 'svc-3.5-flash',
+        tools: [hostedTools.webSearch()],
+        instrumentation: openTelemetry({ tracer }),
+      });
+      await agent.run('Search the web for svc news');
+      const { named, parentOf } = spans();
+      const [search] = named('execute_tool svc_websearch');
+      expect(search?.attributes).toMatchObject({
+        'gen_ai.tool.type': 'extension',
+        'gen_ai.operation.name': 'execute_tool',
+      });
+      expect(parentOf(search!)).toBe(named('chat ')[0]);
+    });
+  });
+
   describe('when a request is retried', () => {
     it('should record the retry as an event of its chat span', async () => {
       emu.setFaults([
@@ -219,3 +264,12 @@ describe('openTelemetry', () => {
 function hrtime([seconds, nanos]: [number, number]): number {
   return Math.round(seconds * 1e3 + nanos / 1e6);
 }
+
+describe('openTelemetry without @opentelemetry/api installed', () => {
+  it('should run agents normally and record nothing', async () => {
+    const script = fileURLToPath(new URL('./fixtures/run-without-otel-api.ts', import.meta.url));
+    const { code, stdout, stderr } = await runNodeScript(script, [], { timeoutMs: 60_000 });
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ missing: true, status: 'completed', text: true });
+  }, 60_000);
+});

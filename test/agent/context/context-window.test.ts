@@ -4,7 +4,6 @@ import { Agent } from '../../../src/agent/agent.js';
 import type { ContextOverflowEvent } from '../../../src/agent/context/context-overflow-event.js';
 import { findUnpairedToolCall } from '../../../src/agent/context/conversation-turns.js';
 import { AgentOptionsError } from '../../../src/agent/errors/agent-options-error.js';
-import { ContextWindowExceededError } from '../../../src/agent/errors/context-window-exceeded-error.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { SvcClient } from '../../../src/api/svc-client.js';
 import type { ChatMessage } from '../../../src/api/types/chat.js';
