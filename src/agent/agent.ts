@@ -107,7 +107,8 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const observed = await instrumentRun(
       agent.instrumentation,
       {
-        ...agent,
+        model: agent.model,
+        instructions: agent.instructions,
         tools: agent.toolSet.definitions,
         messages: state.messages,
         pendingToolCalls: state.pendingToolCalls,
