@@ -40,9 +40,9 @@ export interface AgentInstrumentation {
   ): RunInstrumentation | undefined | Promise<RunInstrumentation | undefined>;
 }
 
-/** The run's `emit` and model call with an instrumentation attached (unchanged without one). */
+/** The run's `emit` and model call with the instrumentation attached, and how to report the run's end. */
 export async function instrumentRun(
-  instrumentation: AgentInstrumentation | undefined,
+  instrumentation: AgentInstrumentation,
   info: RunInstrumentationInfo,
   run: { emit: (event: AgentEvent) => void; create: CreateChatCompletion },
 ): Promise<{
@@ -50,7 +50,7 @@ export async function instrumentRun(
   create: CreateChatCompletion;
   end: RunInstrumentation['end'];
 }> {
-  const observer = instrumentation ? await instrumentation.startRun(info) : undefined;
+  const observer = await instrumentation.startRun(info);
   if (!observer) return { ...run, end: () => {} };
   const { emit } = run;
   return {

@@ -104,21 +104,24 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       : undefined;
     const state = toRunState(input);
     const { runAgent } = await loadRunAgent();
-    const observed = await instrumentRun(
-      agent.instrumentation,
-      {
-        model: agent.model,
-        instructions: agent.instructions,
-        tools: agent.toolSet.definitions,
-        messages: state.messages,
-        pendingToolCalls: state.pendingToolCalls,
-        signal,
-      },
-      { emit, create: this.#create },
-    );
-    const create = agent.contextWindow
-      ? await this.#withContextWindow(state, observed.emit, observed.create)
-      : observed.create;
+    // Without instrumentation or context management the run takes the plain path: no wrappers, no awaits.
+    const observed = agent.instrumentation
+      ? await instrumentRun(
+          agent.instrumentation,
+          {
+            model: agent.model,
+            instructions: agent.instructions,
+            tools: agent.toolSet.definitions,
+            messages: state.messages,
+            pendingToolCalls: state.pendingToolCalls,
+            signal,
+          },
+          { emit, create: this.#create },
+        )
+      : undefined;
+    const runEmit = observed?.emit ?? emit;
+    let create = observed?.create ?? this.#create;
+    if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
     try {
       const result = await runAgent({
         ...agent,
@@ -130,12 +133,12 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
         client,
         create,
         signal,
-        emit: observed.emit,
+        emit: runEmit,
       });
-      observed.end({ result });
+      observed?.end({ result });
       return result as RunResult<TOutput>;
     } catch (error) {
-      observed.end({ error });
+      observed?.end({ error });
       throw error;
     }
   }
