@@ -2,13 +2,13 @@ import { planMaxTokens } from './schemas/model-ids.js';
 
 /**
  * Context length (input plus generated tokens) of each chat model, in tokens. The spec gives no figures:
- * the `-8k` models are 8K by name, the plan model accepts `max_tokens` up to 384K so its window is at
- * least that, and every other model gets a conservative 32K. One table for the client and the emulator.
+ * the `-8k` models are 8K by name, the plan model accepts `max_tokens` up to 384K so its window holds that
+ * plus a prompt, and every other model gets a conservative 32K. One table for the client and the emulator.
  */
 export const defaultContextWindows: Readonly<Record<string, number>> = Object.freeze({
   'svc-1-8k': 8192,
   'svc-1v-8k': 8192,
-  'svc-router-v1': planMaxTokens,
+  'svc-router-v1': planMaxTokens + 32_768,
   'svc-3.7-flash': 32_768,
   'svc-3.5-flash': 32_768,
   'svc-3.5-flash-2603': 32_768,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultContextWindows } from '../../src/api/context-windows.js';
+import { contextWindowOf, defaultContextWindows } from '../../src/api/context-windows.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { BadRequestError, SvcClient } from '../../src/index.js';
 import { call } from './emulator-test-helpers.js';
@@ -82,5 +82,14 @@ describe('emulator context length and prompt cache', () => {
       expect(usages.length).toBeGreaterThan(0);
       for (const u of usages) expect(u?.cached_tokens).toBe(u?.prompt_tokens);
     });
+  });
+});
+
+describe('the context-window table', () => {
+  it('should let the plan model take its largest max_tokens with a prompt', () => {
+    expect(contextWindowOf('svc-router-v1')).toBeGreaterThan(384 * 1024);
+    expect(contextWindowOf('svc-1v-8k')).toBe(8192);
+    expect(contextWindowOf('a-model-of-tomorrow')).toBe(8192);
+    expect(contextWindowOf('svc-1-8k', { 'svc-1-8k': 4096 })).toBe(4096);
   });
 });
