@@ -4,11 +4,16 @@ import type { CreateChatCompletion } from '../agent/call-model.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { RunResult } from '../agent/run-result.js';
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
-import type { ChatCompletion, ChatCompletionCreateParams } from '../api/types/chat.js';
-import { errorType, GenAI, PROVIDER_NAME, toSemconvMessages, toSemconvOutput } from './gen-ai-attributes.js';
+import type { ChatCompletion } from '../api/types/chat.js';
+import {
+  finishChatSpan,
+  type OtelApi,
+  recordError,
+  startChatSpan,
+  startRetrievalSpans,
+} from './chat-spans.js';
+import { errorType, GenAI, PROVIDER_NAME, toSemconvMessages } from './gen-ai-attributes.js';
 import type { OpenTelemetryOptions } from './telemetry-options.js';
-
-type OtelApi = typeof import('@opentelemetry/api');
 
 /**
  * The spans of one run: `invoke_agent` for the run, `chat` per model request (retries as its events,
@@ -66,7 +71,7 @@ export class RunTracer implements RunInstrumentation {
         });
         break;
       case 'tool-error':
-        this.#endTool(event.toolCallId, (span) => fail(this.#api, span, event.error));
+        this.#endTool(event.toolCallId, (span) => recordError(this.#api, span, event.error));
         break;
       case 'hosted-tool-call':
         this.#hostedCall(event);
@@ -88,8 +93,16 @@ export class RunTracer implements RunInstrumentation {
 
   wrapModelCall(create: CreateChatCompletion): CreateChatCompletion {
     return async (params, requestOptions) => {
-      const span = this.#startChat(params);
-      const retrievals = this.#startRetrievals(params, span);
+      const scope = {
+        api: this.#api,
+        tracer: this.#tracer,
+        options: this.#options,
+        parent: this.#rootContext,
+      };
+      const span = startChatSpan(scope, params);
+      this.#chats.add(span);
+      this.#chat = span;
+      const retrievals = startRetrievalSpans(scope, params, span);
       const onRetry = requestOptions.onRetry;
       requestOptions.onRetry = (retry) => {
         span.addEvent('retry', {
@@ -102,11 +115,11 @@ export class RunTracer implements RunInstrumentation {
       };
       const settle = (completion: ChatCompletion | undefined, error?: unknown) => {
         for (const retrieval of retrievals) {
-          if (error !== undefined) fail(this.#api, retrieval, error);
+          if (error !== undefined) recordError(this.#api, retrieval, error);
           retrieval.end();
         }
-        if (completion) this.#finishChat(span, completion);
-        else fail(this.#api, span, error);
+        if (completion) finishChatSpan(span, completion, this.#options.recordContents);
+        else recordError(this.#api, span, error);
         this.#endChat(span);
       };
       let response: ChatCompletion | ChatCompletionStream;
@@ -129,7 +142,7 @@ export class RunTracer implements RunInstrumentation {
   end({ result, error }: { result?: RunResult<unknown>; error?: unknown }): void {
     const open = [...this.#tools.values(), ...this.#chats];
     for (const span of open) {
-      fail(this.#api, span, error ?? new Error('The run ended before this finished'));
+      recordError(this.#api, span, error ?? new Error('The run ended before this finished'));
       span.end();
     }
     if (result) {
@@ -148,73 +161,13 @@ export class RunTracer implements RunInstrumentation {
           JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: result.text }] }]),
         );
       }
-    } else fail(this.#api, this.#root, error);
+    } else recordError(this.#api, this.#root, error);
     this.#root.end();
-  }
-
-  #startChat(params: ChatCompletionCreateParams): Span {
-    const attributes: Attributes = {
-      ...this.#options.attributes,
-      [GenAI.operation]: 'chat',
-      [GenAI.provider]: PROVIDER_NAME,
-      [GenAI.requestModel]: params.model,
-    };
-    if (typeof params.max_tokens === 'number') attributes[GenAI.requestMaxTokens] = params.max_tokens;
-    if (typeof params.temperature === 'number') attributes[GenAI.requestTemperature] = params.temperature;
-    if (typeof params.top_p === 'number') attributes[GenAI.requestTopP] = params.top_p;
-    if (this.#options.recordContents) attributes[GenAI.inputMessages] = toSemconvMessages(params.messages);
-    const span = this.#tracer.startSpan(
-      `chat ${params.model}`,
-      { kind: this.#api.SpanKind.CLIENT, attributes },
-      this.#rootContext,
-    );
-    this.#chats.add(span);
-    this.#chat = span;
-    return span;
-  }
-
-  #finishChat(span: Span, completion: ChatCompletion): void {
-    const usage = completion.usage;
-    span.setAttributes({
-      [GenAI.responseId]: completion.id,
-      [GenAI.responseModel]: completion.model,
-      [GenAI.finishReasons]: completion.choices.map((choice) => choice.finish_reason ?? ''),
-    });
-    if (usage) {
-      span.setAttributes({
-        [GenAI.inputTokens]: usage.prompt_tokens,
-        [GenAI.outputTokens]: usage.completion_tokens,
-        [GenAI.cachedInputTokens]: usage.cached_tokens ?? 0,
-      });
-    }
-    if (this.#options.recordContents) span.setAttribute(GenAI.outputMessages, toSemconvOutput(completion));
   }
 
   #endChat(span: Span): void {
     span.end();
     this.#chats.delete(span);
-  }
-
-  #startRetrievals(params: ChatCompletionCreateParams, chat: Span): Span[] {
-    const context = this.#api.trace.setSpan(this.#rootContext, chat);
-    return (params.tools ?? [])
-      .filter((tool) => tool.type === 'retrieval')
-      .map((tool) => {
-        const storeId =
-          (tool.function as { options?: { vector_store_id?: string } }).options?.vector_store_id ?? '';
-        return this.#tracer.startSpan(
-          `retrieval ${storeId}`,
-          {
-            kind: this.#api.SpanKind.INTERNAL,
-            attributes: {
-              [GenAI.operation]: 'retrieval',
-              [GenAI.provider]: PROVIDER_NAME,
-              [GenAI.dataSourceId]: storeId,
-            },
-          },
-          context,
-        );
-      });
   }
 
   #startTool(toolCallId: string, toolName: string, input: unknown): void {
@@ -268,15 +221,6 @@ export class RunTracer implements RunInstrumentation {
     if (typeof handoff.from === 'string') attributes['svc_agents.handoff.from'] = handoff.from;
     this.#tracer.startSpan(`handoff ${to}`, { attributes }, this.#rootContext).end();
   }
-}
-
-function fail(api: OtelApi, span: Span, error: unknown): void {
-  span.setAttribute(GenAI.errorType, errorType(error));
-  if (error instanceof Error) span.recordException({ name: error.name, message: error.message });
-  span.setStatus({
-    code: api.SpanStatusCode.ERROR,
-    message: error instanceof Error ? error.message : String(error),
-  });
 }
 
 function stringify(value: unknown): string {
