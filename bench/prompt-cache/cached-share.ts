@@ -8,7 +8,13 @@
 import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { startEmulator } from '../../src/emulator/index.js';
-import { Agent, type ChatMessage, type ContextWindowOptions, defineTool, SvcClient } from '../../src/index.js';
+import {
+  Agent,
+  type ChatMessage,
+  type ContextWindowOptions,
+  defineTool,
+  SvcClient,
+} from '../../src/index.js';
 
 const MODEL = 'svc-1-8k';
 const TURNS = 20;
@@ -36,7 +42,9 @@ async function converse(name: string, contextWindow: ContextWindowOptions | unde
     description: 'Fetches a document',
     parameters: z.object({}),
     execute: async () =>
-      Array.from({ length: SIZES[call++ % SIZES.length] ?? 1 }, (_, i) => `p${(i * 31 + call) % 1009}`).join(' '),
+      Array.from({ length: SIZES[call++ % SIZES.length] ?? 1 }, (_, i) => `p${(i * 31 + call) % 1009}`).join(
+        ' ',
+      ),
   });
   const agent = new Agent({
     client,
@@ -45,7 +53,16 @@ async function converse(name: string, contextWindow: ContextWindowOptions | unde
     tools: [fetchDocument],
     ...(contextWindow ? { contextWindow } : {}),
   });
-  const row: Row = { name, requests: 0, promptTokens: 0, cachedTokens: 0, share: 0, maxPrompt: 0, overflows: 0, failed: undefined };
+  const row: Row = {
+    name,
+    requests: 0,
+    promptTokens: 0,
+    cachedTokens: 0,
+    share: 0,
+    maxPrompt: 0,
+    overflows: 0,
+    failed: undefined,
+  };
   let messages: ChatMessage[] = [];
   try {
     for (let turn = 0; turn < TURNS; turn++) {
@@ -97,5 +114,8 @@ prefix on almost every turn once full.
 ${table}
 `;
 await writeFile(new URL('../results/prompt-cache.md', import.meta.url), report);
-await writeFile(new URL('../results/prompt-cache.json', import.meta.url), `${JSON.stringify(rows, null, 2)}\n`);
+await writeFile(
+  new URL('../results/prompt-cache.json', import.meta.url),
+  `${JSON.stringify(rows, null, 2)}\n`,
+);
 console.log(report);
