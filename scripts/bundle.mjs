@@ -18,7 +18,13 @@ const page = await build({
 });
 
 await build({
-  entryPoints: ['src/index.ts', 'src/emulator/index.ts', 'src/web/index.ts', 'src/cli/main.ts'],
+  entryPoints: [
+    'src/index.ts',
+    'src/emulator/index.ts',
+    'src/web/index.ts',
+    'src/telemetry/index.ts',
+    'src/cli/main.ts',
+  ],
   outdir: 'dist',
   outbase: 'src',
   bundle: true,

@@ -9,9 +9,24 @@ export { Agent, type AgentInput } from './agent/agent.js';
 // Web: the SSE options of `stream.toResponse()` / `stream.pipeTo(res)`; the rest lives in svc-agents/web.
 export type { AgentEventJson, SerializedError } from './agent/agent-event-json.js';
 export type { AgentHooks } from './agent/agent-hooks.js';
+export type {
+  AgentInstrumentation,
+  RunInstrumentation,
+  RunInstrumentationInfo,
+} from './agent/agent-instrumentation.js';
 export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
+export type { CreateChatCompletion } from './agent/call-model.js';
+export type { ContextOverflowEvent } from './agent/context/context-overflow-event.js';
+export type {
+  ContextStrategy,
+  ContextStrategyInput,
+  ContextSummaryOptions,
+  ContextWindowOptions,
+} from './agent/context/context-window-options.js';
+export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
+export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
 export { OutputValidationError } from './agent/errors/output-validation-error.js';
 export { RunStateError } from './agent/errors/run-state-error.js';
@@ -61,6 +76,7 @@ export type { AgentUsage } from './agent/usage.js';
 export { ChatCompletionAccumulator } from './api/chat/chat-completion-accumulator.js';
 export { ChatCompletionStream, type ChunkWithUpdates } from './api/chat/chat-completion-stream.js';
 export type { ChunkUpdate } from './api/chat/chunk-update.js';
+export { contextWindowOf, defaultContextWindows } from './api/context-windows.js';
 export {
   type RequestValidationCode,
   RequestValidationError,
@@ -242,4 +258,5 @@ export { NotFoundError } from './transport/errors/not-found-error.js';
 export { PaymentRequiredError } from './transport/errors/payment-required-error.js';
 export { RateLimitError } from './transport/errors/rate-limit-error.js';
 export { SvcError } from './transport/errors/svc-error.js';
+export type { RetryInfo } from './transport/send-with-retry.js';
 export type { SseStreamOptions } from './transport/sse/sse-stream-options.js';

@@ -20,6 +20,8 @@ describe('npm run build', () => {
         'client/index.js',
         'client/index.d.ts',
         'cli/main.js',
+        'telemetry/index.js',
+        'telemetry/index.d.ts',
       ]) {
         expect(existsSync(`dist/${file}`), file).toBe(true);
       }

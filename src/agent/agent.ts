@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { instrumentRun } from './agent-instrumentation.js';
 import type { AgentOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream, type AgentStreamControls } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
@@ -24,6 +25,12 @@ const loadRunAgent = () => {
   return runAgentModule;
 };
 
+let contextModule: Promise<typeof import('./context/context-manager.js')> | undefined;
+const loadContextManager = () => {
+  contextModule ??= import('./context/context-manager.js');
+  return contextModule;
+};
+
 /** What a run starts from: a user message, a conversation to continue, or a saved state to resume. */
 export type AgentInput = string | readonly ChatMessage[] | RunState;
 
@@ -39,6 +46,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   readonly #client: SvcClient;
   readonly #output: z.ZodType<TOutput> | undefined;
   readonly #create: CreateChatCompletion;
+  #contextManager: import('./context/context-manager.js').ContextManager | undefined;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     this.#options = normalizeAgentOptions(options);
@@ -96,18 +104,63 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       : undefined;
     const state = toRunState(input);
     const { runAgent } = await loadRunAgent();
-    return (await runAgent({
-      ...agent,
-      state,
-      output,
-      maxTurns,
-      stream,
-      context: options.context,
-      client,
-      create: this.#create,
-      signal,
+    // Without instrumentation or context management the run takes the plain path: no wrappers, no awaits.
+    const observed = agent.instrumentation
+      ? await instrumentRun(
+          agent.instrumentation,
+          {
+            model: agent.model,
+            instructions: agent.instructions,
+            tools: agent.toolSet.definitions,
+            messages: state.messages,
+            pendingToolCalls: state.pendingToolCalls,
+            signal,
+          },
+          { emit, create: this.#create },
+        )
+      : undefined;
+    const runEmit = observed?.emit ?? emit;
+    let create = observed?.create ?? this.#create;
+    if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
+    try {
+      const result = await runAgent({
+        ...agent,
+        state,
+        output,
+        maxTurns,
+        stream,
+        context: options.context,
+        client,
+        create,
+        signal,
+        emit: runEmit,
+      });
+      observed?.end({ result });
+      return result as RunResult<TOutput>;
+    } catch (error) {
+      observed?.end({ error });
+      throw error;
+    }
+  }
+
+  // One manager per agent, made on the first run: counts of messages seen in earlier runs are reused.
+  async #withContextWindow(
+    state: RunState,
+    emit: AgentStreamControls['emit'],
+    create: CreateChatCompletion,
+  ): Promise<CreateChatCompletion> {
+    const { ContextManager } = await loadContextManager();
+    const contextWindow = this.#options.contextWindow!;
+    this.#contextManager ??= new ContextManager({
+      contextWindow,
+      client: this.#client,
+      model: this.#options.model,
+    });
+    return this.#contextManager.wrap(create, {
+      messages: state.messages,
+      step: () => state.steps.length,
       emit,
-    })) as RunResult<TOutput>;
+    });
   }
 }
 

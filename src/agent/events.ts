@@ -1,4 +1,5 @@
 import type { FinishReason, WebSearchResult } from '../api/types/chat.js';
+import type { ContextOverflowEvent } from './context/context-overflow-event.js';
 import type { AgentUsage } from './usage.js';
 
 /** The run began. */
@@ -118,7 +119,8 @@ export type AgentEvent =
   | FinishStepEvent
   | FinishEvent
   | ErrorEvent
-  | AbortEvent;
+  | AbortEvent
+  | ContextOverflowEvent;
 
 /** The `type` of any agent event. */
 export type AgentEventType = AgentEvent['type'];

@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createToolSet } from '../tools/create-tool-set.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
+import type { AgentInstrumentation } from './agent-instrumentation.js';
 import type { AgentOptions } from './agent-options.js';
+import type { NormalizedContextWindow } from './context/context-window-options.js';
+import { normalizeContextWindow } from './context/normalize-context-window.js';
+import { checkPriceTable, type PriceTable } from './cost/price-table.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
@@ -22,6 +26,9 @@ export interface NormalizedAgentOptions {
   hooks: AgentHooks;
   outputName: string;
   generateId: () => string;
+  contextWindow: NormalizedContextWindow | undefined;
+  instrumentation: AgentInstrumentation | undefined;
+  prices: PriceTable | undefined;
 }
 
 /** Checks the agent's options (naming the field and rule) and fills in defaults. */
@@ -78,6 +85,9 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     hooks,
     outputName,
     generateId: options._internal?.generateId ?? generateToolCallId,
+    contextWindow: normalizeContextWindow(options.contextWindow),
+    instrumentation: checkInstrumentation(options.instrumentation),
+    prices: checkPriceTable(options.prices, model),
   };
 }
 
@@ -86,6 +96,17 @@ export function checkPositiveInteger(field: string, value: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new AgentOptionsError({ field, rule: `must be an integer >= 1, got ${String(value)}` });
   }
+}
+
+function checkInstrumentation(value: unknown): AgentInstrumentation | undefined {
+  if (value === undefined) return undefined;
+  if (typeof (value as AgentInstrumentation | null)?.startRun !== 'function') {
+    throw new AgentOptionsError({
+      field: 'instrumentation',
+      rule: 'must have a startRun function, e.g. openTelemetry()',
+    });
+  }
+  return value as AgentInstrumentation;
 }
 
 function generateToolCallId(): string {

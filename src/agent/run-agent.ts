@@ -7,6 +7,8 @@ import { buildRequest } from './build-request.js';
 import { buildRunResult } from './build-run-result.js';
 import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
+import { priceStep } from './cost/price-step.js';
+import type { PriceTable } from './cost/price-table.js';
 import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
 import { attachRunState } from './errors/attach-run-state.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
@@ -51,6 +53,8 @@ export interface RunAgentOptions {
   emit: (event: AgentEvent) => void;
   generateId: () => string;
   hooks: AgentHooks;
+  /** Prices per model: each step's `usage.cost`. */
+  prices?: PriceTable | undefined;
 }
 
 /**
@@ -104,6 +108,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
       const turn = toAssistantMessage(message, options.generateId);
       const step = recordStep(state, completion, turn);
+      if (options.prices) priceStep(state, step, params, completion, options.prices);
 
       // A message with function calls is a tool turn whatever its finish_reason says.
       if (turn.functionCalls.length === 0) {

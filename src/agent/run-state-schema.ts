@@ -12,6 +12,7 @@ function createRunStateJsonSchema() {
     completionTokens: z.number(),
     totalTokens: z.number(),
     cachedTokens: z.number(),
+    cost: z.number().optional(),
   });
 
   // Messages are kept loose: the wire schemas live in the api layer, and a state must survive fields

@@ -10,6 +10,8 @@ export interface AgentUsage {
   totalTokens: number;
   /** Prompt tokens served from the service's cache. */
   cachedTokens: number;
+  /** What it cost, from the agent's `prices` (absent without them). */
+  cost?: number | undefined;
 }
 
 /** Usage of nothing: the starting point of a sum. */
@@ -33,10 +35,12 @@ export function toAgentUsage(usage: Usage | undefined | null): AgentUsage {
 
 /** Adds two usages field by field. */
 export function addUsage(a: AgentUsage, b: AgentUsage): AgentUsage {
-  return {
+  const sum: AgentUsage = {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
     cachedTokens: a.cachedTokens + b.cachedTokens,
   };
+  if (a.cost !== undefined || b.cost !== undefined) sum.cost = (a.cost ?? 0) + (b.cost ?? 0);
+  return sum;
 }

@@ -48,18 +48,25 @@ function audioTokens(dataUri: string): number {
 /** Prompt tokens of chat-format messages (and tools, when given). */
 export function countChatPromptTokens(messages: unknown[], tools?: unknown[]): number {
   let total = PRIMING;
-  for (const message of messages) {
-    const m = message as Record<string, unknown>;
-    total += PER_MESSAGE;
-    if (typeof m.content === 'string') total += countTextTokens(m.content);
-    else if (Array.isArray(m.content)) for (const part of m.content) total += countChatPart(part);
-    if (Array.isArray(m.tool_calls)) total += countTextTokens(JSON.stringify(m.tool_calls));
-    const reasoning = m.reasoning ?? m.reasoning_content;
-    if (typeof reasoning === 'string') total += countTextTokens(reasoning);
-  }
+  for (const message of messages) total += countChatMessageTokens(message);
   if (tools && tools.length > 0) total += countTextTokens(JSON.stringify(tools));
   return total;
 }
+
+/** Tokens one chat-format message adds to a prompt (its framing included). */
+export function countChatMessageTokens(message: unknown): number {
+  const m = message as Record<string, unknown>;
+  let total = PER_MESSAGE;
+  if (typeof m.content === 'string') total += countTextTokens(m.content);
+  else if (Array.isArray(m.content)) for (const part of m.content) total += countChatPart(part);
+  if (Array.isArray(m.tool_calls)) total += countTextTokens(JSON.stringify(m.tool_calls));
+  const reasoning = m.reasoning ?? m.reasoning_content;
+  if (typeof reasoning === 'string') total += countTextTokens(reasoning);
+  return total;
+}
+
+/** Tokens every chat prompt starts with (reply priming), whatever its messages. */
+export const CHAT_PRIMING_TOKENS = PRIMING;
 
 function countMessagesBlock(block: unknown): number {
   const b = block as Record<string, unknown>;

@@ -83,6 +83,11 @@ export interface EmulatorModelOptions {
   reasoningModels?: string[];
   /** Words per streamed content chunk. @default 3 */
   wordsPerChunk?: number;
+  /**
+   * Context length per model, over the shared table (`defaultContextWindows`): longer inputs get the
+   * service's 400 "Input too long". E.g. `{ 'svc-3.5-flash': 4096 }` to test overflow with short inputs.
+   */
+  contextWindows?: Record<string, number>;
 }
 
 /** Options of `startEmulator`. */

@@ -1,3 +1,5 @@
+import type { RetryInfo } from './send-with-retry.js';
+
 /** One call to the service, as the API layer describes it to {@link HttpTransport}. */
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -17,6 +19,8 @@ export interface HttpRequest {
   timeout?: number | undefined;
   /** Retries after the first attempt; overrides the client's. */
   maxRetries?: number | undefined;
+  /** Called before each retry, with the failure and the wait. */
+  onRetry?: ((retry: RetryInfo) => void) | undefined;
   /** How to read a successful body. @default 'json' */
   responseType?: 'json' | 'text' | undefined;
 }

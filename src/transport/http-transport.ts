@@ -56,6 +56,7 @@ export class HttpTransport {
     return sendWithRetry(() => this.#requestOnce<T>(req), {
       maxRetries: req.maxRetries ?? this.maxRetries,
       signal: req.signal,
+      onRetry: req.onRetry,
     });
   }
 
@@ -67,6 +68,7 @@ export class HttpTransport {
     return sendWithRetry(() => this.#streamOnce(req), {
       maxRetries: req.maxRetries ?? this.maxRetries,
       signal: req.signal,
+      onRetry: req.onRetry,
     });
   }
 

@@ -10,6 +10,23 @@ const loadPRetry = () => {
   return pRetryModule;
 };
 
+/** A retry about to happen, as `onRetry` hears of it. */
+export interface RetryInfo {
+  /** Number of the attempt about to start (2 for the first retry). */
+  attempt: number;
+  /** Why the previous attempt failed. */
+  error: APIError;
+  /** Wait before it, in ms. */
+  delayMs: number;
+}
+
+/** Options of `sendWithRetry`. */
+export interface SendWithRetryOptions {
+  maxRetries: number;
+  signal?: AbortSignal | undefined;
+  onRetry?: ((retry: RetryInfo) => void) | undefined;
+}
+
 /**
  * Runs `attempt` until it succeeds, retrying only errors whose `isRetryable` holds (connection errors,
  * timeouts, 408, 409, 429, 5xx) at most `maxRetries` times. Waits between attempts follow
@@ -18,12 +35,12 @@ const loadPRetry = () => {
  */
 export function sendWithRetry<T>(
   attempt: (attemptNumber: number) => Promise<T>,
-  { maxRetries, signal }: { maxRetries: number; signal?: AbortSignal | undefined },
+  { maxRetries, signal, onRetry }: SendWithRetryOptions,
 ): Promise<T> {
   if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
   return attempt(1).catch((error: unknown) => {
     if (maxRetries <= 0 || !isRetryable(error)) throw error;
-    return retryAfterFirstFailure(error, attempt, maxRetries, signal);
+    return retryAfterFirstFailure(error, attempt, { maxRetries, signal, onRetry });
   });
 }
 
@@ -34,10 +51,11 @@ function isRetryable(error: unknown): error is APIError {
 async function retryAfterFirstFailure<T>(
   first: APIError,
   attempt: (attemptNumber: number) => Promise<T>,
-  maxRetries: number,
-  signal: AbortSignal | undefined,
+  { maxRetries, signal, onRetry }: SendWithRetryOptions,
 ): Promise<T> {
-  await abortableDelay(computeRetryDelay({ retryIndex: 0, headers: first.headers }), signal);
+  const firstDelay = computeRetryDelay({ retryIndex: 0, headers: first.headers });
+  onRetry?.({ attempt: 2, error: first, delayMs: firstDelay });
+  await abortableDelay(firstDelay, signal);
   const { default: pRetry } = await loadPRetry();
   if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   return pRetry((attemptNumber) => attempt(attemptNumber + 1), {
@@ -46,10 +64,9 @@ async function retryAfterFirstFailure<T>(
     minTimeout: 0,
     shouldRetry: async ({ error, retriesConsumed }) => {
       if (!isRetryable(error)) return false;
-      await abortableDelay(
-        computeRetryDelay({ retryIndex: retriesConsumed + 1, headers: error.headers }),
-        signal,
-      );
+      const delayMs = computeRetryDelay({ retryIndex: retriesConsumed + 1, headers: error.headers });
+      onRetry?.({ attempt: retriesConsumed + 3, error, delayMs });
+      await abortableDelay(delayMs, signal);
       return true;
     },
   });

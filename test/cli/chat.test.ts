@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatCompletionCreateParams } from '../../src/api/types/chat.js';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -35,6 +38,32 @@ describe('svc-agents chat', () => {
         expect(notices).toEqual([
           expect.stringMatching(/^svc-agents: .*embedded emulator at http:\/\/127\.0\.0\.1:\d+$/),
         ]);
+      },
+      SPAWN_TIMEOUT,
+    );
+  });
+
+  describe('when given --prices', () => {
+    it(
+      'should print the cost of the turn on stderr',
+      async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'svc-prices-'));
+        try {
+          await writeFile(
+            join(dir, 'prices.json'),
+            JSON.stringify({ 'svc-3.5-flash-2603': { input: 1e6, output: 1e6 } }),
+          );
+          const { code, stderr } = await runCli(['chat', 'Hello there', '--prices', 'prices.json'], {
+            env,
+            cwd: dir,
+          });
+          expect(code).toBe(0);
+          // At 1 per token, the cost is the turn's prompt plus completion tokens.
+          const cost = Number(/cost of this turn: (\d+)/.exec(stderr)?.[1]);
+          expect(cost).toBeGreaterThan(10);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
       },
       SPAWN_TIMEOUT,
     );

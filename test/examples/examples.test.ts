@@ -44,6 +44,15 @@ const expectations: Record<string, { stdout: RegExp[]; files?: Record<string, st
     stdout: [/transcript: .+/, /wrote answer\.wav \(\d+ bytes\)/],
     files: { 'answer.wav': 'RIFF' },
   },
+  'telemetry-console.ts': {
+    stdout: [
+      /name: 'chat svc-3\.5-flash'/,
+      /name: 'execute_tool get_weather'/,
+      /'gen_ai\.tool\.call\.id': 'call_/,
+      /name: 'invoke_agent weather-bot'/,
+      /answer: .*light rain/,
+    ],
+  },
   'image.ts': { stdout: [/wrote lighthouse\.png \(seed 42\)/], files: { 'lighthouse.png': '\x89PNG' } },
   'voice-clone.ts': {
     stdout: [/cloned voice (voice-\S+)/, /wrote voice-preview\.wav/, /voice voice-\S+ from file file-\S+/],

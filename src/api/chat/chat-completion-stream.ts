@@ -204,6 +204,14 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return this.#done;
   }
 
+  /**
+   * Settles like `finalCompletion()` but never reads the stream itself: for an observer (a trace) while
+   * someone else iterates. Without a reader it stays pending.
+   */
+  whenDone(): Promise<ChatCompletion> {
+    return this.#done;
+  }
+
   /** Closes the stream now; a pending iteration or `finalCompletion()` rejects with `APIUserAbortError`. */
   abort(reason?: unknown): void {
     this.#sse.abort(reason);

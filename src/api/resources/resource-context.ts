@@ -19,6 +19,7 @@ export function withOptions(request: HttpRequest, options: RequestOptions | unde
   if (options.timeout !== undefined) request.timeout = options.timeout;
   if (options.maxRetries !== undefined) request.maxRetries = options.maxRetries;
   if (options.headers) request.headers = { ...request.headers, ...options.headers };
+  if (options.onRetry) request.onRetry = options.onRetry;
   return request;
 }
 

@@ -1,3 +1,5 @@
+import type { RetryInfo } from '../../transport/send-with-retry.js';
+
 /** Per-call options accepted by every resource method, as the second argument. */
 export interface RequestOptions {
   /** Cancels the request, its retry waits and, for streams, the stream itself. */
@@ -8,4 +10,6 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers for this call only. */
   headers?: Record<string, string> | undefined;
+  /** Called before each retry of this call (after a retryable failure), e.g. to record it in a trace. */
+  onRetry?: ((retry: RetryInfo) => void) | undefined;
 }

@@ -1,4 +1,5 @@
 import { Agent } from '../../agent/agent.js';
+import type { PriceTable } from '../../agent/cost/price-table.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type { RunResult, ToolApprovalItem } from '../../agent/run-result.js';
 import type { RunState } from '../../agent/run-state.js';
@@ -12,6 +13,8 @@ export interface ChatSessionOptions {
   model: string;
   tools: AnyTool[];
   instructions: string;
+  /** Prices per model: each turn's `usage.cost` (models without a price get none). */
+  prices?: PriceTable | undefined;
 }
 
 /** How one message is sent: events go to `onEvent`; `decide` answers approval requests. */
@@ -107,7 +110,7 @@ export class ChatSession {
   }
 
   #createAgent(model: string): Agent {
-    const { client, tools, instructions } = this.#options;
-    return new Agent({ client, model, tools, instructions });
+    const { client, tools, instructions, prices } = this.#options;
+    return new Agent({ client, model, tools, instructions, ...(prices?.[model] ? { prices } : {}) });
   }
 }

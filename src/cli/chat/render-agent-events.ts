@@ -98,6 +98,10 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           traceLine(style.yellow(`  ? ${event.toolName}(${preview(event.input)}) needs approval`));
           return;
         case 'finish':
+          if (event.usage.cost !== undefined)
+            traceLine(style.dim(`  cost of this turn: ${Number(event.usage.cost.toPrecision(3))}`));
+          spinner?.stop();
+          return;
         case 'error':
         case 'abort':
           spinner?.stop();

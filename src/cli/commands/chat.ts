@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import type { PriceTable } from '../../agent/cost/price-table.js';
 import type { RunResult } from '../../agent/run-result.js';
 import { ChatSession, type SendOptions } from '../chat/chat-session.js';
 import { chatInstructions, chatTools } from '../chat/chat-tools.js';
@@ -11,6 +13,7 @@ import { connect } from '../connect.js';
 import { nullStream } from '../ui/null-stream.js';
 import { createSpinner } from '../ui/spinner.js';
 import { defaultChatModel } from './defaults.js';
+import { resolveInputFile } from './read-input-file.js';
 
 function summary(prompt: string, result: RunResult) {
   return {
@@ -90,6 +93,12 @@ export const chatCommand: CommandSpec = {
       valueName: '<id>',
       description: `model id (default ${defaultChatModel})`,
     },
+    prices: {
+      type: 'string',
+      valueName: '<file>',
+      description:
+        'JSON prices per model ({"svc-3.5-flash":{"input":0.3,"output":1.2}}): prints each turn\'s cost',
+    },
   },
   details: [
     'Modes:',
@@ -109,6 +118,7 @@ export const chatCommand: CommandSpec = {
       model,
       tools: chatTools(client, ctx.io.cwd),
       instructions: chatInstructions,
+      prices: await readPrices(ctx, args.values.prices),
     });
     const prompt = args.positionals.join(' ').trim();
     if (prompt) {
@@ -126,6 +136,11 @@ export const chatCommand: CommandSpec = {
     return 0;
   },
 };
+
+async function readPrices(ctx: CommandContext, file: unknown): Promise<PriceTable | undefined> {
+  if (typeof file !== 'string') return undefined;
+  return JSON.parse(await readFile(await resolveInputFile(ctx.io.cwd, file), 'utf8')) as PriceTable;
+}
 
 /** One prompt: on a terminal everything shows together (with a spinner); piped, stdout carries the answer alone. */
 async function runOneShot(ctx: CommandContext, session: ChatSession, prompt: string): Promise<RunResult> {

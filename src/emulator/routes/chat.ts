@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatCompletionCreateParams } from '../../api/types/chat.js';
+import type { ChatCompletionCreateParams, Usage } from '../../api/types/chat.js';
+import { checkContextLength } from '../context-length.js';
 import { errorBody, errorTypeForStatus, invalidParams } from '../errors.js';
 import { messageText, runDefaultModel } from '../model/default-model.js';
 import { DEFAULT_REASONING_MODELS, finishAnswer } from '../model/finish-answer.js';
@@ -9,10 +10,10 @@ import type { RenderContext } from '../model/render-context.js';
 import { renderStream } from '../model/render-stream.js';
 import { answerFromScript } from '../model/scripted-answer.js';
 import { AUDIO_MODELS, MODEL_IDS, NON_CHAT_MODELS, PRESET_VOICES } from '../models-catalog.js';
+import { type PromptMeasure, promptCacheOf } from '../prompt-cache.js';
 import { json, type Reply, sse } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
 import { storeSearcher } from '../store-search.js';
-import { countChatPromptTokens } from '../tokenize.js';
 import { objectBody, validateChatBody } from '../validate.js';
 import { faultReply } from '../write-reply.js';
 
@@ -23,8 +24,10 @@ export function chatCompletions(ctx: RouteContext): Reply {
   const body = objectBody(ctx.body) as unknown as ChatCompletionCreateParams;
   validateChatBody(body, ctx.channel);
   checkServiceRules(body, ctx);
+  const prompt = promptCacheOf(ctx.state).measure(body);
+  checkContextLength(body, prompt.promptTokens, ctx.model.contextWindows);
   const scripted = ctx.script.shift();
-  const render = renderContext(body, ctx);
+  const render = renderContext(body, ctx, prompt.promptTokens);
   if (scripted && 'chunks' in scripted) {
     return sse(scripted.chunks.map((chunk) => (typeof chunk === 'string' ? chunk : JSON.stringify(chunk))));
   }
@@ -66,20 +69,33 @@ export function chatCompletions(ctx: RouteContext): Reply {
     answer = finishAnswer(answer, body, userText, ctx.model.reasoningModels ?? DEFAULT_REASONING_MODELS);
   }
   const reply = body.stream
-    ? sse(renderStream(answer, render).map((chunk) => JSON.stringify(chunk)))
-    : json(renderCompletion(answer, render));
+    ? sse(renderStream(answer, render).map((chunk) => JSON.stringify(withCachedTokens(chunk, prompt))))
+    : json(withCachedTokens(renderCompletion(answer, render), prompt));
   if (scripted && 'fault' in scripted) reply.fault = scripted.fault;
   return reply;
 }
 
-function renderContext(body: ChatCompletionCreateParams, ctx: RouteContext): RenderContext {
+/** Reports the cached prompt tokens on a rendered usage (not on the zero usage of a stream's first chunk). */
+function withCachedTokens<T extends { usage?: Usage | null }>(reply: T, prompt: PromptMeasure): T {
+  const usage = reply.usage;
+  if (usage && prompt.cachedTokens > 0 && usage.prompt_tokens > 0 && usage.cached_tokens === undefined) {
+    usage.cached_tokens = Math.min(prompt.cachedTokens, usage.prompt_tokens);
+  }
+  return reply;
+}
+
+function renderContext(
+  body: ChatCompletionCreateParams,
+  ctx: RouteContext,
+  promptTokens: number,
+): RenderContext {
   const wantsAudio = AUDIO_MODELS.has(body.model) && (body.modalities ?? []).includes('audio') && body.audio;
   const render: RenderContext = {
     id: `chatcmpl-${randomBytes(12).toString('hex')}`,
     model: body.model,
     created: Math.floor(Date.now() / 1000),
     n: body.n ?? 1,
-    promptTokens: countChatPromptTokens(body.messages, body.tools),
+    promptTokens,
     reasoningField: body.reasoning_format === 'alt-style' ? 'reasoning_content' : 'reasoning',
     toolFinishReason: {
       stream: ctx.model.toolCallFinishReason?.stream ?? 'tool_calls',
