@@ -149,7 +149,9 @@ describe('eager tool start', () => {
 
       expect(eagerTimeline.indexOf('start search')).toBeLessThan(eagerTimeline.indexOf('tool-call c1'));
       expect(lateTimeline.indexOf('start search')).toBeGreaterThan(lateTimeline.indexOf('tool-call c2'));
-      expect(eager.events).toEqual(late.events);
+      // The second run repeats the first one's prompt, so the emulator's prompt cache serves part of it:
+      // only `cachedTokens` may differ between the two event lists.
+      expect(withoutCachedTokens(eager.events)).toEqual(withoutCachedTokens(late.events));
       expect(eager.result.messages).toEqual(late.result.messages);
     });
   });
@@ -284,3 +286,7 @@ describe('eager tool start', () => {
     });
   });
 });
+
+function withoutCachedTokens(events: unknown[]): unknown {
+  return JSON.parse(JSON.stringify(events, (key, value) => (key === 'cachedTokens' ? undefined : value)));
+}
