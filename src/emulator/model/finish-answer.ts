@@ -24,7 +24,7 @@ export function finishAnswer(
   const out = { ...answer };
   if (reasoningModels.includes(body.model) || body.reasoning_effort !== undefined) {
     const plan = out.toolCalls?.length
-      ? `call ${out.toolCalls.map((c) => c.name).join(' and ')} with arguments taken from the message`
+      ? `call ${namesOnce(out.toolCalls.map((c) => c.name))} with arguments taken from the message`
       : body.messages.at(-1)?.role === 'tool'
         ? 'summarise the tool results for the user'
         : 'answer directly';
@@ -45,4 +45,12 @@ export function finishAnswer(
     }
   }
   return out;
+}
+
+/** "get_weather twice and calculate": each tool once, with how many calls it gets. */
+function namesOnce(names: string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const times = (n: number) => (n === 1 ? '' : n === 2 ? ' twice' : ` ${n} times`);
+  return [...counts].map(([name, n]) => `${name}${times(n)}`).join(' and ');
 }
