@@ -33,7 +33,9 @@ describe('svc-agents chat', () => {
         expect(stdout).toContain('391');
         const notices = stderr.split('\n').filter((line) => line.includes('emulator'));
         expect(notices).toEqual([
-          expect.stringMatching(/^svc-agents: .*embedded emulator at http:\/\/127\.0\.0\.1:\d+$/),
+          expect.stringMatching(
+            /^svc-agents: .*embedded emulator at http:\/\/127\.0\.0\.1:\d+ \(state in .+; --fresh to start empty\)$/,
+          ),
         ]);
       },
       SPAWN_TIMEOUT,
