@@ -122,6 +122,7 @@ describe('message part helpers', () => {
         const content = [textPart('Describe'), imagePart(tinyPng()), audioPart(tinyWav())];
         await setup.client.chat.completions.create({
           model: 'svc-1o-audio',
+          modalities: ['text'],
           messages: [{ role: 'user', content }],
         });
         expect(jsonBody(setup.onlyRequest())).toMatchObject({ messages: [{ role: 'user', content }] });

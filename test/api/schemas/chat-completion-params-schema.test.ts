@@ -81,12 +81,12 @@ describe('validateChatCompletionParams', () => {
       const audio = { modalities: ['text', 'audio'], model: 'svc-audio-2' };
       expect(() =>
         validateChatCompletionParams(
-          createParams({ ...audio, stream: true, audio: { voice: 'v', format: 'pcm' } }),
+          createParams({ ...audio, stream: true, audio: { voice: 'wenrounansheng', format: 'pcm' } }),
         ),
       ).not.toThrow();
       expect(() =>
         validateChatCompletionParams(
-          createParams({ ...audio, stream: false, audio: { voice: 'v', format: 'wav' } }),
+          createParams({ ...audio, stream: false, audio: { voice: 'wenrounansheng', format: 'wav' } }),
         ),
       ).not.toThrow();
     });
@@ -353,12 +353,38 @@ describe('validateChatCompletionParams', () => {
     it('should refuse wav while streaming', () => {
       const params = createParams({
         model: 'svc-audio-2',
+        modalities: ['text', 'audio'],
         stream: true,
-        audio: { voice: 'v', format: 'wav' },
+        audio: { voice: 'wenrounansheng', format: 'wav' },
       });
       expect(issueLinesOf(() => validateChatCompletionParams(params))).toEqual([
         'audio.format: "wav" is allowed only when stream is not true; use "pcm" for streaming',
       ]);
+    });
+
+    it('should require modalities for end-to-end audio models, and audio with "audio"', () => {
+      expect(
+        issueLinesOf(() => validateChatCompletionParams(createParams({ model: 'svc-audio-2-mini' }))),
+      ).toEqual([
+        'modalities: required for the end-to-end model svc-audio-2-mini: ["text"], or ["text", "audio"] to hear the answer',
+      ]);
+      expect(
+        issueLinesOf(() =>
+          validateChatCompletionParams(createParams({ model: 'svc-1o-audio', modalities: ['audio'] })),
+        ),
+      ).toEqual(['audio: required when modalities include "audio": { voice, format }']);
+      expect(() =>
+        validateChatCompletionParams(createParams({ model: 'svc-3.5-flash', modalities: undefined })),
+      ).not.toThrow();
+    });
+
+    it('should accept only the preset voices for the svc-audio-2 models, any voice id for svc-1o-audio', () => {
+      const withVoice = (model: string, voice: string) =>
+        createParams({ model, modalities: ['text', 'audio'], audio: { voice, format: 'pcm' }, stream: true });
+      expect(issueLinesOf(() => validateChatCompletionParams(withVoice('svc-audio-2', 'alloy')))).toEqual([
+        'audio.voice: must be a preset voice of svc-audio-2: "wenrounansheng", "qingchunshaonv", "livelybreezy-female" or "elegantgentle-female"',
+      ]);
+      expect(() => validateChatCompletionParams(withVoice('svc-1o-audio', 'voice-tone-1'))).not.toThrow();
     });
 
     it('should require a voice and a pcm or wav format', () => {
