@@ -32,11 +32,29 @@ export const imagePartSchema = z.object({
   image_url: z.object({ url: imageUrlSchema, detail: z.enum(['low', 'high']).optional() }),
 });
 
+/** True when a URL's path names an mp4 file (`.../clip.mp4`, query and fragment ignored). */
+export function isMp4Url(url: string): boolean {
+  try {
+    return new URL(url).pathname.toLowerCase().endsWith('.mp4');
+  } catch {
+    return false;
+  }
+}
+
 /** A video part: http(s) address of an mp4 video. */
 export const videoPartSchema = z.object({
   type: z.literal('video_url'),
   video_url: z.object({
-    url: z.string().refine(isHttpUrl, { error: 'must be an http(s) address of an mp4 video' }),
+    url: z.string().superRefine((url, ctx) => {
+      if (!isHttpUrl(url))
+        ctx.addIssue({ code: 'custom', message: 'must be an http(s) address of an mp4 video' });
+      else if (!isMp4Url(url)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be an mp4 video (a path ending in .mp4); the service takes only mp4',
+        });
+      }
+    }),
   }),
 });
 

@@ -107,6 +107,7 @@ describe('message part helpers', () => {
         video_url: { url: 'https://example.com/v.mp4' },
       });
       expect(() => videoPart('file:///tmp/v.mp4')).toThrow(/http or https URL/);
+      expect(() => videoPart('https://example.com/v.webm')).toThrow(/must be an mp4 file/);
     });
 
     it('should build a text part', () => {

@@ -313,6 +313,18 @@ describe('validateChatCompletionParams', () => {
         'messages[0].content[0].video_url.url: must be an http(s) address of an mp4 video',
       ]);
     });
+
+    it('should accept only mp4 videos, whatever the query string', () => {
+      const video = (url: string) => userWith({ type: 'video_url', video_url: { url } });
+      expect(
+        issueLinesOf(() => validateChatCompletionParams(createParams(video('https://e.com/clip.mov')))),
+      ).toEqual([
+        'messages[0].content[0].video_url.url: must be an mp4 video (a path ending in .mp4); the service takes only mp4',
+      ]);
+      expect(() =>
+        validateChatCompletionParams(createParams(video('https://e.com/clip.MP4?sig=abc'))),
+      ).not.toThrow();
+    });
   });
 
   describe('when a sampling parameter is out of range', () => {
