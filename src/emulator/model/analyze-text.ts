@@ -25,6 +25,8 @@ export interface TextFacts {
   ids: string[];
   /** IANA zones written out (`Europe/Paris`) or UTC/GMT. */
   timeZones: string[];
+  /** File names and paths (`notes.md`, `docs/guide.pdf`). */
+  paths: string[];
 }
 
 const MONTHS = [
@@ -120,8 +122,18 @@ export function analyzeText(input: string, today = new Date().toISOString().slic
     ...text.matchAll(/\b(?:[A-Z][a-z]+\/[A-Z][A-Za-z_]+(?:\/[A-Z][A-Za-z_]+)?|UTC|GMT)\b/g),
   ].map((m) => m[0]);
   const ids = [
-    ...text.matchAll(/(?<![\w@/.-])(?:[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*|#\d+)(?![\w@])/g),
+    ...text.matchAll(
+      /(?<![\w@/.-])(?:[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*|(?:file|voice|vs|call)[-_][A-Za-z0-9]{3,}|#\d+)(?![\w@])/g,
+    ),
   ].map((m) => m[0].replace(/^#/, ''));
+  const paths = [
+    ...text.matchAll(/(?<![\w@/])(?:\.{0,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z0-9]{1,5}(?![\w@])/g),
+  ]
+    .map((m) => m[0])
+    .filter(
+      (p) =>
+        !/^\d+(\.\d+)?$/.test(p) && !emails.some((e) => e.includes(p)) && !urls.some((u) => u.includes(p)),
+    );
 
   // Spans that hold numbers which are not quantities.
   const taken: Array<[number, number]> = [];
@@ -158,6 +170,7 @@ export function analyzeText(input: string, today = new Date().toISOString().slic
     urls,
     ids,
     timeZones,
+    paths,
   };
   const first = /^\p{Lu}\p{Ll}+(?=[\s,:]|$)/u.exec(text)?.[0];
   const lowerFirst = first?.toLowerCase() ?? '';

@@ -17,7 +17,10 @@ export function extractArithmetics(text: string): string[] {
   const words: Array<[RegExp, string]> = [
     [/\bsquare\s+root\s+of\s+(\d+(?:\.\d+)?)/gi, ' sqrt($1) '],
     [/\bsqrt\s+of\s+(\d+(?:\.\d+)?)/gi, ' sqrt($1) '],
-    [/(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)\s+of\s+/gi, ' $1/100*'],
+    [
+      /(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)\s+(?:[a-z]+\s+){0,2}?(?:of|on)\s+(?:\$|€|£)?(?=\d)/gi,
+      ' $1/100*',
+    ],
     [/(\d+(?:\.\d+)?)\s+squared\b/gi, ' $1^2 '],
     [/(\d+(?:\.\d+)?)\s+cubed\b/gi, ' $1^3 '],
     [/\bto\s+the\s+power\s+of\b/gi, ' ^ '],

@@ -37,6 +37,7 @@ export type ParamKind =
   | 'summary'
   | 'name'
   | 'language'
+  | 'path'
   | 'generic';
 
 /** Reads a parameter's kind. */
@@ -58,6 +59,8 @@ export function paramKind(name: string, schema: Schema): ParamKind {
     return 'expression';
   if (/\b(city|cities|town|location|place|destination|origin|country|region|address)\b/.test(words))
     return 'place';
+  if (/^(path|file_?path|filename|file_?name)$/.test(key) || /\bpath of the file\b/.test(words))
+    return 'path';
   if (/(^|_)date$|^date|\bday\b/.test(key)) return 'date';
   if (/(^|_)time$|^time$/.test(key)) return 'time';
   if (/(^|_)ids?$|[a-z]Ids?$|identifier/.test(name) || /\bid\b/.test(key)) return 'id';
@@ -311,9 +314,13 @@ export class SchemaFiller {
       case 'id':
         value =
           (typeof fromRecord === 'string' ? fromRecord : undefined) ??
+          this.idNamedFor(name) ??
           this.next('id', facts.ids) ??
           this.next('quoted', facts.quoted) ??
           this.nextNumberText();
+        break;
+      case 'path':
+        value = this.next('path', facts.paths) ?? this.next('quoted', facts.quoted);
         break;
       case 'freetext':
         value = facts.quoted[0] ?? stripRequest(facts.text);
@@ -360,6 +367,40 @@ export class SchemaFiller {
     return { value: out, found };
   }
 
+  /** The id the request ties to this parameter: `file-abc` for `file_id`, `1234` in "knowledge base 1234". */
+  private idNamedFor(name: string | undefined): string | undefined {
+    if (!name) return undefined;
+    const words = contentWords(name).filter((w) => w !== 'id' && w !== 'identifier');
+    if (words.length === 0) return undefined;
+    const facts = this.source.facts;
+    const prefixed = facts.ids.find(
+      (id) =>
+        !this.isUsed('id', id) &&
+        words.some((w) => id.toLowerCase().startsWith(`${w}-`) || id.toLowerCase().startsWith(`${w}_`)),
+    );
+    if (prefixed) {
+      this.use('id', prefixed);
+      return prefixed;
+    }
+    const after = new RegExp(
+      `\\b${words.map(escapeRegExp).join('\\w*\\s+')}\\w*\\s*(?:id\\s*)?[:#]?\\s*([\\w-]+)`,
+      'i',
+    ).exec(facts.text)?.[1];
+    if (!after) return undefined;
+    if (facts.ids.includes(after) && !this.isUsed('id', after)) {
+      this.use('id', after);
+      return after;
+    }
+    const number = facts.numbers.find(
+      (n) => String(n.value) === after && !this.isUsed('number', String(n.at)),
+    );
+    if (number) {
+      this.use('number', String(number.at));
+      return after;
+    }
+    return undefined;
+  }
+
   private recordField(name: string | undefined, ok: (value: unknown) => boolean): unknown {
     if (!name) return undefined;
     for (const record of this.source.records ?? []) {
@@ -400,7 +441,7 @@ interface Filled {
   found: boolean;
 }
 
-const STRICT_KINDS = new Set<ParamKind>(['place', 'expression', 'id', 'email', 'url']);
+const STRICT_KINDS = new Set<ParamKind>(['place', 'expression', 'id', 'email', 'url', 'path']);
 
 function fallbackString(kind: ParamKind, schema: Schema, facts: TextFacts, name?: string): string {
   if (typeof schema.default === 'string') return schema.default;

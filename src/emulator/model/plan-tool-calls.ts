@@ -135,12 +135,15 @@ function pickTools(
   today?: string,
 ): { tools: FunctionToolDefinition[]; byDescription: boolean } {
   const arithmetic = extractArithmetics(clause).length > 0;
-  // In "12 times 7", "times" is an operator, not a tool's "time".
-  const words = new Set(contentWords(arithmetic ? clause.replace(ARITHMETIC_WORDS, ' ') : clause));
+  const facts = analyzeText(clause, today);
+  // In "12 times 7", "times" is an operator, not a tool's "time"; "docs" in "./docs/guide.pdf" names no tool.
+  let plain = arithmetic ? clause.replace(ARITHMETIC_WORDS, ' ') : clause;
+  for (const value of [...facts.paths, ...facts.urls, ...facts.emails, ...facts.ids])
+    plain = plain.split(value).join(' ');
+  const words = new Set(contentWords(plain));
   const chosen: FunctionToolDefinition[] = [];
   // Names first, greedily: the tool explaining the most distinctive words, then the next one on what is left.
   const left = new Set(words);
-  const facts = analyzeText(clause, today);
   for (;;) {
     let best: { tool: FunctionToolDefinition; score: number; matched: string[] } | undefined;
     for (const tool of tools) {
@@ -155,7 +158,8 @@ function pickTools(
         fillable;
       if (!best || score > best.score) best = { tool, score, matched };
     }
-    if (!best || best.score < 0.12) break;
+    // The first tool may rest on a shared word ("file"); a further one must explain a distinctive word.
+    if (!best || best.score < (chosen.length === 0 ? 0.12 : 0.5)) break;
     chosen.push(best.tool);
     for (const w of [...left]) if (best.matched.some((m) => similar(w, m))) left.delete(w);
   }

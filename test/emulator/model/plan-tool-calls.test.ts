@@ -66,6 +66,14 @@ const tools: FunctionToolDefinition[] = [
     },
     [],
   ),
+  tool('upload_file', 'Upload a local file to the service.', {
+    path: { type: 'string', description: 'Path of the file, relative to the working directory' },
+    purpose: { type: 'string', enum: ['file-extract', 'retrieval-text', 'retrieval-image', 'storage'] },
+  }),
+  tool('remove_file_from_knowledge_base', 'Remove a file from a knowledge base.', {
+    knowledge_base_id: { type: 'string' },
+    file_id: { type: 'string' },
+  }),
 ];
 
 type Call = [name: string, args: Record<string, unknown>];
@@ -142,6 +150,7 @@ const table: Array<[prompt: string, calls: Call[]]> = [
   ["what's 1,250 minus 300", [['calculate', { expression: '1250-300' }]]],
   ['compute -3 + 5', [['calculate', { expression: '-3+5' }]]],
   ['15 percent of 80', [['calculate', { expression: '15/100*80' }]]],
+  ["What's a 15% tip on 84 dollars?", [['calculate', { expression: '15/100*84' }]]],
   // Typos and other languages' city names.
   ['How is the waether in Sydney?', [['get_weather', { city: 'Sydney' }]]],
   ['wether in Cairo', [['get_weather', { city: 'Cairo' }]]],
@@ -184,6 +193,15 @@ const table: Array<[prompt: string, calls: Call[]]> = [
   ['search the docs for rate limits', [['search_docs', { query: 'rate limits' }]]],
   ['list my open tasks', [['list_tasks', { status: 'open' }]]],
   ['list tasks, limit 5', [['list_tasks', { limit: 5 }]]],
+  [
+    'Upload notes.md to the knowledge base',
+    [['upload_file', { path: 'notes.md', purpose: 'retrieval-text' }]],
+  ],
+  ['upload ./docs/guide.pdf', [['upload_file', { path: './docs/guide.pdf', purpose: 'file-extract' }]]],
+  [
+    'Remove file-abc from knowledge base 1234',
+    [['remove_file_from_knowledge_base', { knowledge_base_id: '1234', file_id: 'file-abc' }]],
+  ],
   // Nothing to call, or not enough to call with.
   ['Hello!', []],
   ['Tell me a story about 2024', []],
