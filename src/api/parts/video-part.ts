@@ -1,5 +1,5 @@
-import { isMp4Url } from '../schemas/chat-content-part-schemas.js';
 import type { ContentPart } from '../types/chat.js';
+import { isMp4Url } from './is-mp4-url.js';
 import { PartInputError } from './part-input-error.js';
 import { isHttpUrl } from './read-part-bytes.js';
 

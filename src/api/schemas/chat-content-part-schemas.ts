@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMp4Url } from '../parts/is-mp4-url.js';
 import { dataUriProblem, isHttpUrl, ruleError } from './field-rules.js';
 
 const imageFormats = {
@@ -31,15 +32,6 @@ export const imagePartSchema = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: imageUrlSchema, detail: z.enum(['low', 'high']).optional() }),
 });
-
-/** True when a URL's path names an mp4 file (`.../clip.mp4`, query and fragment ignored). */
-export function isMp4Url(url: string): boolean {
-  try {
-    return new URL(url).pathname.toLowerCase().endsWith('.mp4');
-  } catch {
-    return false;
-  }
-}
 
 /** A video part: http(s) address of an mp4 video. */
 export const videoPartSchema = z.object({
