@@ -60,6 +60,8 @@ function describeOne(exchange: ToolExchange): string {
     if ('result' in value && typeof value.expression === 'string')
       return `${value.expression} = ${formatValue(value.result)}.`;
     if (value.deleted === true) return `${subject}: deleted.`;
+    // A clock reading: the local time says it all ("The current time: Tuesday, 24 November 2026 at 12:22 UTC.").
+    if (typeof value.local === 'string' && /\d/.test(value.local)) return `${subject}: ${value.local}.`;
     if (typeof value.error === 'string') {
       return lookup
         ? `I could not get ${lowerFirst(subject)}: ${value.error}.`

@@ -26,6 +26,17 @@ describe('describeToolResults', () => {
     );
   });
 
+  it('should read a clock result as its local time', () => {
+    const content = JSON.stringify({
+      iso: '2026-01-01T09:00:00Z',
+      timeZone: 'UTC',
+      local: 'Thursday 1 January 2026, 09:00 UTC',
+    });
+    expect(describeToolResults([{ name: 'get_current_time', arguments: {}, content }])).toBe(
+      'The current time: Thursday 1 January 2026, 09:00 UTC.',
+    );
+  });
+
   it('should say plainly when a tool failed and why', () => {
     const text = describeToolResults([
       {
