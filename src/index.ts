@@ -84,6 +84,7 @@ export {
 } from './api/errors/request-validation-error.js';
 export { FileProcessingError } from './api/files/file-processing-error.js';
 export { CursorPage } from './api/pagination/cursor-page.js';
+export { ListPage, ListPromise } from './api/pagination/list-promise.js';
 export { PagePromise } from './api/pagination/page-promise.js';
 export { type AudioPart, audioPart } from './api/parts/audio-part.js';
 export {
@@ -156,7 +157,12 @@ export type {
 } from './api/types/messages.js';
 export type { Model, ModelList } from './api/types/models.js';
 export type { RequestOptions } from './api/types/request-options.js';
-export type { TokenCount, TokenCountParams } from './api/types/tokens.js';
+export type {
+  TokenCount,
+  TokenCountContentPart,
+  TokenCountParams,
+  TokenCountUserMessage,
+} from './api/types/tokens.js';
 export type {
   VectorStore,
   VectorStoreCreateParams,
@@ -164,6 +170,7 @@ export type {
   VectorStoreFile,
   VectorStoreFileBatch,
   VectorStoreFileCounts,
+  VectorStoreFileCreateOptions,
   VectorStoreFileCreateParams,
   VectorStoreFileDeleted,
   VectorStoreFileListParams,

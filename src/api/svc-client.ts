@@ -11,6 +11,7 @@ import type { ResourceContext } from './resources/resource-context.js';
 import { Tokens } from './resources/tokens.js';
 import { VectorStores } from './resources/vector-stores.js';
 import { Audio } from './resources/voices.js';
+import type { planModelId } from './schemas/model-ids.js';
 
 /** Options of `new SvcClient(...)`. */
 export interface SvcClientOptions extends ClientOptions {
@@ -34,7 +35,10 @@ export class SvcClient {
   /** Messages-format token counting. */
   readonly messages: Messages;
   /** The plan channel (`/svc_plan/v1`): chat completions and Messages token counting. */
-  readonly plan: { readonly chat: { readonly completions: ChatCompletions }; readonly messages: Messages };
+  readonly plan: {
+    readonly chat: { readonly completions: ChatCompletions<typeof planModelId> };
+    readonly messages: Messages;
+  };
   /** Model listing. */
   readonly models: Models;
   /** Uploaded files. */
@@ -58,7 +62,7 @@ export class SvcClient {
     this.tokens = new Tokens(context);
     this.messages = new Messages(context);
     this.plan = {
-      chat: { completions: new ChatCompletions(context, 'plan') },
+      chat: { completions: new ChatCompletions<typeof planModelId>(context, 'plan') },
       messages: new Messages(context, 'plan'),
     };
     this.models = new Models(context);

@@ -29,6 +29,8 @@ export interface CommandContext {
   io: CliIo;
   /** `--json` was given: print machine-readable output only. */
   json: boolean;
+  /** `--fresh` was given: the embedded emulator starts empty. */
+  fresh?: boolean;
   style: { out: Style; err: Style };
   /** Registers cleanup (closing clients, the embedded emulator) run when the command ends. */
   defer(fn: () => Promise<void> | void): void;

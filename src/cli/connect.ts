@@ -1,5 +1,7 @@
+import { rm } from 'node:fs/promises';
 import { SvcClient } from '../api/svc-client.js';
 import type { CommandContext } from './command.js';
+import { emulatorDataDir, freshRequested } from './emulator-data-dir.js';
 
 /** A client for a command, on the real service or on the embedded emulator. */
 export interface Connection {
@@ -10,19 +12,24 @@ export interface Connection {
 
 /**
  * Creates the client a command uses. With neither `SVC_API_KEY` nor `SVC_BASE_URL` set it starts the
- * embedded emulator in-process and says so in one line on stderr, so every command works offline.
- * Both are closed when the command ends.
+ * embedded emulator in-process and says so in one line on stderr, so every command works offline. That
+ * emulator keeps its state in a per-user cache folder, so `kb create` then `kb add` work in sequence;
+ * `--fresh` (or `SVC_AGENTS_FRESH=1`) empties it first. Both are closed when the command ends.
  */
 export async function connect(ctx: CommandContext): Promise<Connection> {
   const { env } = ctx.io;
   if (!env.SVC_API_KEY && !env.SVC_BASE_URL) {
     // Loaded on demand: commands talking to a real service never pay for the emulator's import.
     const { startEmulator } = await import('../emulator/index.js');
-    const emulator = await startEmulator({ port: 0 });
+    const dataDir = emulatorDataDir(env);
+    const fresh = Boolean(ctx.fresh) || freshRequested(env);
+    if (fresh) await rm(dataDir, { recursive: true, force: true });
+    const emulator = await startEmulator({ port: 0, dataDir });
     ctx.defer(() => emulator.close());
     ctx.io.stderr.write(
       ctx.style.err.dim(
-        `svc-agents: SVC_API_KEY and SVC_BASE_URL are not set; using the embedded emulator at ${emulator.baseURL}\n`,
+        `svc-agents: SVC_API_KEY and SVC_BASE_URL are not set; using the embedded emulator at ${emulator.baseURL} ` +
+          `(state in ${dataDir}${fresh ? ', emptied' : '; --fresh to start empty'})\n`,
       ),
     );
     const client = new SvcClient({ apiKey: emulator.apiKey, baseURL: emulator.baseURL });

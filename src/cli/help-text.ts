@@ -4,6 +4,10 @@ import type { CommandSpec, OptionSpec } from './command.js';
 export const commonOptions: Record<string, OptionSpec> = {
   json: { type: 'boolean', description: 'print machine-readable JSON' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
+  fresh: {
+    type: 'boolean',
+    description: 'start the embedded emulator empty (forget its files and knowledge bases)',
+  },
 };
 
 function optionLines(options: Record<string, OptionSpec>): string[] {

@@ -54,6 +54,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const ctx: CommandContext = {
     io,
     json,
+    fresh: argv.includes('--fresh'),
     style: { out: createStyle(io.stdout, io.env), err: createStyle(io.stderr, io.env) },
     defer: (fn) => cleanups.push(fn),
     printJson: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),

@@ -17,10 +17,10 @@ export function paginate<T extends { id: string }>(items: T[], query: URLSearchP
   const limitText = query.get('limit');
   const limit = limitText === null ? 20 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw invalidParams('limit: must be an integer from 1 to 100');
+    throw invalidParams('limit: must be an integer between 1 and 100');
   }
   const order = query.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw invalidParams("order: must be 'asc' or 'desc'");
+  if (order !== 'asc' && order !== 'desc') throw invalidParams('order: must be "asc" or "desc"');
   const sorted = order === 'asc' ? items : [...items].reverse();
   const after = query.get('after');
   const before = query.get('before');

@@ -55,7 +55,8 @@ export async function startEmulator({
   async function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = req.method ?? 'GET';
-    const path = url.pathname.replace(/\/+$/, '') || '/';
+    // No trailing-slash folding: the service answers 404 for `GET /v1/models/` and `/v1/vector_stores/`.
+    const path = url.pathname;
     let fault: EmulatorFault | undefined;
     let reply: Reply;
     try {

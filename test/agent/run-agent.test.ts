@@ -625,7 +625,10 @@ describe('runAgent', () => {
           ],
         },
       ]);
-      const stream = createAgent({ model: 'svc-audio-2' }).stream('Say hello');
+      const stream = createAgent({
+        model: 'svc-audio-2',
+        modelSettings: { modalities: ['text', 'audio'], audio: { voice: 'qingchunshaonv', format: 'pcm' } },
+      }).stream('Say hello');
       const events = await collect(stream);
       const result = await stream.result;
       expect(events.filter((event) => event.type === 'audio-delta')).toEqual([

@@ -57,7 +57,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         await pty.waitFor(/conversation cleared/, mark);
         mark = pty.output().length;
         pty.type('What time is it?\r');
-        await pty.waitFor(/assistant › .*get_current_time/, mark);
+        await pty.waitFor(/assistant › .*The current time/, mark);
         const afterReset = emu.requests().at(-1)?.body as { messages: Array<{ role: string }> };
         expect(afterReset.messages.filter((m) => m.role === 'user')).toHaveLength(1);
 
@@ -165,24 +165,26 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
       async () => {
         emu.setFaults([]);
         const client = new SvcClient({ apiKey: emu.apiKey, baseURL: emu.baseURL });
-        const file = await client.files.upload({
-          file: Buffer.from('old notes'),
-          filename: 'old.txt',
-          purpose: 'file-extract',
-        });
+        const upload = (filename: string) =>
+          client.files.upload({ file: Buffer.from('old notes'), filename, purpose: 'file-extract' });
+        const kept = await upload('keep.txt');
+        const file = await upload('old.txt');
         const pty = startPtySession(['chat'], env);
         session = pty;
         await pty.waitFor(/you › /);
         const mark = pty.output().length;
-        // The id contains "file", so the emulator's model also asks to remove it from a knowledge base first:
-        // two approvals in one turn, answered no then yes.
-        pty.type(`Please delete '${file.id}'\r`);
-        await pty.waitFor(/allow remove_file_from_knowledge_base\(.*\)\? \[y\/N\]/, mark);
+        // Two ids: one delete_file call each, so two approvals in one turn, answered no then yes.
+        pty.type(`Please delete '${kept.id}' and '${file.id}'\r`);
+        await pty.waitFor(new RegExp(`allow delete_file\\(.*${kept.id}.*\\)\\? \\[y/N\\]`), mark);
         const second = pty.output().length;
         pty.type('n\r');
-        await pty.waitFor(/allow delete_file\(.*\)\? \[y\/N\]/, second);
+        await pty.waitFor(new RegExp(`allow delete_file\\(.*${file.id}.*\\)\\? \\[y/N\\]`), second);
         pty.type('y\r');
-        await pty.waitFor(/assistant › .*delete_file returned/, mark);
+        await pty.waitFor(
+          /assistant › I did not run delete_file: you declined it\. delete_file \(file-\w+\): deleted\./,
+          mark,
+        );
+        await expect(client.files.retrieve(kept.id)).resolves.toMatchObject({ id: kept.id });
         await expect(client.files.retrieve(file.id)).rejects.toMatchObject({ status: 404 });
         pty.type('/exit\r');
         expect(await pty.exited).toBe(0);

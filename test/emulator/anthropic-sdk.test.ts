@@ -102,7 +102,7 @@ describe('emulator with the official @anthropic-ai/sdk', () => {
         ],
       });
       expect(second.stop_reason).toBe('end_turn');
-      expect(JSON.stringify(second.content)).toContain('get_weather returned foggy, 18 C');
+      expect(JSON.stringify(second.content)).toContain('The weather in Lima: foggy, 18 C.');
     });
 
     it('should refuse a wrong x-api-key', async () => {

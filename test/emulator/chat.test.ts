@@ -142,7 +142,7 @@ describe('emulator chat completions', () => {
         tools: [weatherTool],
       });
       const content = res.json<ChatCompletion>().choices[0]?.message.content;
-      expect(content).toContain('get_weather returned temperature 21, sky sunny');
+      expect(content).toBe('The weather in Rome: temperature 21, sky sunny.');
     });
   });
 

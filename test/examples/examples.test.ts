@@ -29,7 +29,14 @@ const expectations: Record<string, { stdout: RegExp[]; files?: Record<string, st
     ],
   },
   'backend-workflow.ts': {
-    stdout: [/T-1.*'billing'/, /T-4/, /4 tickets triaged; lookup_customer ran 4 times/],
+    // A plausible triage: each ticket's own category and priority, a summary naming the customer.
+    stdout: [
+      /'T-1'\s*│ 'billing'\s*│ 'urgent'\s*│ 'Ada \(enterprise\): We were charged twice/,
+      /'T-2'\s*│ 'bug'\s*│ 'high'\s*│ 'Linus \(free\): The export button crashes/,
+      /'T-3'\s*│ 'feature_request'\s*│ 'low'\s*│ 'Grace \(pro\): Please add dark mode/,
+      /'T-4'\s*│ 'account'\s*│ 'urgent'/,
+      /4 tickets triaged; lookup_customer ran 4 times/,
+    ],
   },
   'rag.ts': {
     stdout: [/holds returns-policy\.md, shipping\.md/, /A: According to returns-policy\.md: .*30 days/],

@@ -112,7 +112,7 @@ function toCountable(message: ChatMessage): TokenCountParams['messages'][number]
     case 'tool':
       return { role: 'user', content: message.content };
     case 'user': {
-      if (typeof message.content === 'string') return message;
+      if (typeof message.content === 'string') return { role: 'user', content: message.content };
       const parts = [];
       for (const part of message.content) {
         if (part.type === 'text') parts.push(part);

@@ -212,6 +212,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return this.#done;
   }
 
+  /** The same as {@link finalCompletion}, under the name openai-node's stream helper uses. */
+  finalChatCompletion(): Promise<ChatCompletion> {
+    return this.finalCompletion();
+  }
+
   /** Closes the stream now; a pending iteration or `finalCompletion()` rejects with `APIUserAbortError`. */
   abort(reason?: unknown): void {
     this.#sse.abort(reason);

@@ -1,4 +1,5 @@
 import type { ContentPart } from '../types/chat.js';
+import { isMp4Url } from './is-mp4-url.js';
 import { PartInputError } from './part-input-error.js';
 import { isHttpUrl } from './read-part-bytes.js';
 
@@ -12,6 +13,9 @@ export function videoPart(url: string): VideoPart {
       'videoPart',
       'the video must be an http or https URL (the service fetches it itself)',
     );
+  }
+  if (!isMp4Url(url)) {
+    throw new PartInputError('videoPart', 'the video must be an mp4 file (a URL path ending in .mp4)');
   }
   return { type: 'video_url', video_url: { url } };
 }

@@ -11,8 +11,11 @@ export type Channel = 'default' | 'plan';
 /** Path prefix of each channel. */
 export const channelPrefix: Record<Channel, string> = { default: '/v1', plan: '/svc_plan/v1' };
 
-/** `client.chat.completions` (and `client.plan.chat.completions` on the plan channel). */
-export class ChatCompletions {
+/**
+ * `client.chat.completions` (and `client.plan.chat.completions` on the plan channel). `Model` narrows the
+ * accepted model ids: the plan channel takes only `'svc-router-v1'`, so another id is a type error there.
+ */
+export class ChatCompletions<Model extends string = string> {
   readonly #context: ResourceContext;
   readonly #channel: Channel;
 
@@ -23,15 +26,15 @@ export class ChatCompletions {
 
   /** Creates a chat completion; with `stream: true` resolves to a {@link ChatCompletionStream}. */
   create(
-    params: ChatCompletionCreateParams & { stream?: false | undefined },
+    params: ChatCompletionCreateParams & { model: Model; stream?: false | undefined },
     options?: RequestOptions,
   ): Promise<ChatCompletion>;
   create(
-    params: ChatCompletionCreateParams & { stream: true },
+    params: ChatCompletionCreateParams & { model: Model; stream: true },
     options?: RequestOptions,
   ): Promise<ChatCompletionStream>;
   create(
-    params: ChatCompletionCreateParams,
+    params: ChatCompletionCreateParams & { model: Model },
     options?: RequestOptions,
   ): Promise<ChatCompletion | ChatCompletionStream>;
   create(

@@ -1,6 +1,7 @@
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { toUploadBlob } from '../files/to-upload-blob.js';
 import { waitUntilReady } from '../files/wait-until-ready.js';
+import { ListPromise } from '../pagination/list-promise.js';
 import type {
   FileDeleted,
   FileList,
@@ -55,16 +56,26 @@ export class Files {
     );
   }
 
-  /** Lists the files, optionally of one purpose (`GET /v1/files`). */
-  async list(params: FileListParams = {}, options?: RequestOptions): Promise<FileList> {
-    if (this.#context.validate) await validateRequest.fileListQuery(params);
-    const query = params.purpose === undefined ? undefined : { purpose: params.purpose };
-    return this.#context.transport.request<FileList>(
-      withOptions(
-        query ? { method: 'GET', path: '/v1/files', query } : { method: 'GET', path: '/v1/files' },
-        options,
-      ),
-    );
+  /** The same as {@link Files.upload}, under the name openai-node uses (`client.files.create`). */
+  create(params: FileUploadParams, options?: RequestOptions): Promise<FileObject> {
+    return this.upload(params, options);
+  }
+
+  /**
+   * Lists the files, optionally of one purpose (`GET /v1/files`): `await` it for `{ object, data }`, or
+   * `for await` over the files.
+   */
+  list(params: FileListParams = {}, options?: RequestOptions): ListPromise<FileObject> {
+    return new ListPromise(async () => {
+      if (this.#context.validate) await validateRequest.fileListQuery(params);
+      const query = params.purpose === undefined ? undefined : { purpose: params.purpose };
+      return this.#context.transport.request<FileList>(
+        withOptions(
+          query ? { method: 'GET', path: '/v1/files', query } : { method: 'GET', path: '/v1/files' },
+          options,
+        ),
+      );
+    });
   }
 
   /** Gets one file with its status (`GET /v1/files/{id}`). */
@@ -101,5 +112,10 @@ export class Files {
   async waitUntilReady(fileId: string, options: WaitUntilReadyOptions = {}): Promise<FileObject> {
     if (this.#context.validate) validateRequest.id('file_id', fileId, 'files.waitUntilReady');
     return waitUntilReady(fileId, (signal) => this.retrieve(fileId, { signal }), options);
+  }
+
+  /** The same as {@link Files.waitUntilReady}, under the name openai-node uses. */
+  waitForProcessing(fileId: string, options: WaitUntilReadyOptions = {}): Promise<FileObject> {
+    return this.waitUntilReady(fileId, options);
   }
 }

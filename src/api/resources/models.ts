@@ -1,3 +1,4 @@
+import { ListPromise } from '../pagination/list-promise.js';
 import type { Model, ModelList } from '../types/models.js';
 import type { RequestOptions } from '../types/request-options.js';
 import { validateRequest } from './request-validators.js';
@@ -11,10 +12,10 @@ export class Models {
     this.#context = context;
   }
 
-  /** Lists the models (`GET /v1/models`). */
-  async list(options?: RequestOptions): Promise<ModelList> {
-    return this.#context.transport.request<ModelList>(
-      withOptions({ method: 'GET', path: '/v1/models' }, options),
+  /** Lists the models (`GET /v1/models`): `await` it for `{ object, data }`, or `for await` over the models. */
+  list(options?: RequestOptions): ListPromise<Model> {
+    return new ListPromise(() =>
+      this.#context.transport.request<ModelList>(withOptions({ method: 'GET', path: '/v1/models' }, options)),
     );
   }
 

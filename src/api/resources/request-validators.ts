@@ -53,8 +53,8 @@ export const validateRequest = {
   vectorStoreCreate(params: unknown): Promise<void> | undefined {
     return withSchemas((s) => s.validateVectorStoreCreateParams(params));
   },
-  vectorStoreFileCreate(params: unknown): Promise<void> | undefined {
-    return withSchemas((s) => s.validateVectorStoreFilesCreateParams(params));
+  vectorStoreFileCreate(params: unknown, storeType?: 'text' | 'image'): Promise<void> | undefined {
+    return withSchemas((s) => s.validateVectorStoreFilesCreateParams(params, { storeType }));
   },
   listQuery(query: unknown, operation: string): Promise<void> | undefined {
     return withSchemas((s) => s.validateListQuery(query, operation));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMp4Url } from '../parts/is-mp4-url.js';
 import { dataUriProblem, isHttpUrl, ruleError } from './field-rules.js';
 
 const imageFormats = {
@@ -36,7 +37,16 @@ export const imagePartSchema = z.object({
 export const videoPartSchema = z.object({
   type: z.literal('video_url'),
   video_url: z.object({
-    url: z.string().refine(isHttpUrl, { error: 'must be an http(s) address of an mp4 video' }),
+    url: z.string().superRefine((url, ctx) => {
+      if (!isHttpUrl(url))
+        ctx.addIssue({ code: 'custom', message: 'must be an http(s) address of an mp4 video' });
+      else if (!isMp4Url(url)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be an mp4 video (a path ending in .mp4); the service takes only mp4',
+        });
+      }
+    }),
   }),
 });
 

@@ -1,10 +1,13 @@
 import type { z } from 'zod';
 import { listValues } from './human-error-map.js';
 import {
+  endToEndAudioModelIds,
   jsonSchemaModelIds,
   namedModelIds,
   planMaxTokens,
   planModelId,
+  presetVoiceModelIds,
+  presetVoices,
   reasoningEffortLevels,
   textOnlyModelIds,
 } from './model-ids.js';
@@ -34,6 +37,7 @@ export function checkChatModelRules(params: RawParams, ctx: Ctx): void {
       path: ['modalities'],
     });
   }
+  if (endToEndAudioModelIds.has(model)) checkAudioModelRules(model, modalities, audio, ctx);
   if (isObject(response_format) && response_format.type === 'json_schema' && !jsonSchemaModelIds.has(model)) {
     ctx.addIssue({
       code: 'custom',
@@ -58,6 +62,36 @@ export function checkChatModelRules(params: RawParams, ctx: Ctx): void {
       message: `must be at most ${planMaxTokens} (384K) for ${model}`,
       path: ['max_tokens'],
     });
+  }
+}
+
+/** End-to-end audio models: `modalities` required, `audio` with it when it holds "audio", preset voices. */
+function checkAudioModelRules(model: string, modalities: unknown, audio: unknown, ctx: Ctx): void {
+  if (modalities === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `required for the end-to-end model ${model}: ["text"], or ["text", "audio"] to hear the answer`,
+      path: ['modalities'],
+    });
+    return;
+  }
+  if (!Array.isArray(modalities) || !modalities.includes('audio')) return;
+  if (audio === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'required when modalities include "audio": { voice, format }',
+      path: ['audio'],
+    });
+    return;
+  }
+  if (isObject(audio) && typeof audio.voice === 'string' && audio.voice && presetVoiceModelIds.has(model)) {
+    if (!(presetVoices as readonly string[]).includes(audio.voice)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a preset voice of ${model}: ${listValues([...presetVoices])}`,
+        path: ['audio', 'voice'],
+      });
+    }
   }
 }
 

@@ -40,6 +40,29 @@ export const reasoningEffortLevels: ReadonlyMap<string, readonly string[]> = new
 /** Models that answer text only, so `modalities` may not contain `audio`. */
 export const textOnlyModelIds: ReadonlySet<string> = new Set(['svcaudio-2.5-chat']);
 
+/** End-to-end audio models: `modalities` is required, and with `audio` in it so is the `audio` object. */
+export const endToEndAudioModelIds: ReadonlySet<string> = new Set([
+  'svc-1o-audio',
+  'svc-audio-2',
+  'svc-audio-2-mini',
+  'svc-audio-r1.1',
+]);
+
+/** Models that speak only with the preset voices (`svc-1o-audio` takes a cloned voice id instead). */
+export const presetVoiceModelIds: ReadonlySet<string> = new Set([
+  'svc-audio-2',
+  'svc-audio-2-mini',
+  'svc-audio-r1.1',
+]);
+
+/** The preset voices of the `svc-audio-2` models. */
+export const presetVoices = [
+  'wenrounansheng',
+  'qingchunshaonv',
+  'livelybreezy-female',
+  'elegantgentle-female',
+] as const;
+
 /** Voice-cloning models. */
 export const voiceModelIds = ['svc-tts-2', 'svc-tts-mini', 'svc-tts-vivid'] as const;
 

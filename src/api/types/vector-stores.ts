@@ -1,4 +1,5 @@
 import type { CursorPageQuery } from './lists.js';
+import type { RequestOptions } from './request-options.js';
 
 /** Kind of content a knowledge base indexes. */
 export type VectorStoreType = 'text' | 'image';
@@ -52,6 +53,15 @@ export interface VectorStoreFile {
 export interface VectorStoreFileCreateParams {
   /** Uploaded files of purpose `retrieval-text` or `retrieval-image`; `description` (<= 255) for image stores. */
   files: Array<{ file_id: string; description?: string }>;
+}
+
+/** Options of `vectorStores.files.create`: request options plus the store's type, when the caller knows it. */
+export interface VectorStoreFileCreateOptions extends RequestOptions {
+  /**
+   * Type of the store. Image stores need a description for every file; without this the client looks the
+   * type up once (only when a file has no description) and remembers it.
+   */
+  storeType?: VectorStoreType;
 }
 
 /** Response of `POST /v1/vector_stores/{id}/files`. */

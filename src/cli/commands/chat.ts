@@ -4,7 +4,7 @@ import type { PriceTable } from '../../agent/cost/price-table.js';
 import type { RunResult } from '../../agent/run-result.js';
 import { ChatSession, type SendOptions } from '../chat/chat-session.js';
 import { chatInstructions, chatTools } from '../chat/chat-tools.js';
-import { demoPrompts } from '../chat/demo-script.js';
+import { prepareDemo } from '../chat/demo-script.js';
 import { createEventRenderer } from '../chat/render-agent-events.js';
 import { runRepl } from '../chat/run-repl.js';
 import { runSlashCommand } from '../chat/slash-commands.js';
@@ -34,6 +34,7 @@ async function runLines(
   session: ChatSession,
   lines: AsyncIterable<string> | Iterable<string>,
   transcript: boolean,
+  approveAll = false,
 ): Promise<number> {
   const { stdout, stderr } = ctx.io;
   const style = ctx.style.out;
@@ -60,6 +61,10 @@ async function runLines(
     const options: SendOptions = {
       onEvent: (event) => renderer.render(event),
       decide: async (item) => {
+        if (approveAll) {
+          trace.write(`  ${item.toolName} needs approval: approved (the demo approves every call)\n`);
+          return true;
+        }
         trace.write(`  no one to approve ${item.toolName} in non-interactive mode; rejected\n`);
         return false;
       },
@@ -111,7 +116,7 @@ export const chatCommand: CommandSpec = {
     'the knowledge-base tools and the file tools (uploads limited to the current directory).',
   ].join('\n'),
   async run(ctx, args) {
-    const { client } = await connect(ctx);
+    const { client, emulated } = await connect(ctx);
     const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
     const session = new ChatSession({
       client,
@@ -131,7 +136,14 @@ export const chatCommand: CommandSpec = {
     if (count === 0) {
       if (!ctx.json)
         ctx.io.stdout.write(ctx.style.out.dim('No input on stdin: running the demo conversation.\n'));
-      await runLines(ctx, session, demoPrompts, true);
+      const demo = await prepareDemo(client, emulated);
+      const demoSession = new ChatSession({
+        client,
+        model,
+        tools: [...chatTools(client, ctx.io.cwd), ...demo.tools],
+        instructions: chatInstructions,
+      });
+      await runLines(ctx, demoSession, demo.prompts, true, true);
     }
     return 0;
   },

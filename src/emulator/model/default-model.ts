@@ -6,10 +6,14 @@ import type {
   RetrievalToolDefinition,
 } from '../../api/types/chat.js';
 import type { Passage } from '../search.js';
-import { matchTools } from './match-tools.js';
+import { analyzeText } from './analyze-text.js';
+import { describeToolResults, type ToolExchange } from './describe-tool-results.js';
+import { SchemaFiller } from './fill-schema.js';
 import type { ModelAnswer } from './model-answer.js';
-import { HintPicker, valueFromSchema } from './schema-value.js';
-import { messageHints } from './words.js';
+import { planToolCalls } from './plan-tool-calls.js';
+import { truncate } from './truncate.js';
+
+export { truncate } from './truncate.js';
 
 /** What the default model may look up while answering. */
 export interface ModelEnvironment {
@@ -35,29 +39,24 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
   const last = messages.at(-1);
   const tools = body.tools ?? [];
   const userText = messageText([...messages].reverse().find((m) => m.role === 'user'));
-  const format = body.response_format;
 
-  if (last?.role === 'tool') return answerFromToolResults(messages, format);
+  if (last?.role === 'tool') return answerFromToolResults(body);
 
   const functions = tools.filter((t): t is FunctionToolDefinition => t.type === 'function');
   if (last?.role === 'user' && functions.length > 0) {
-    const matched = matchTools(functions, userText);
-    if (matched.length > 0) {
-      const hints = messageHints(userText);
+    const plan = planToolCalls(functions, userText);
+    if (plan.calls.length > 0) {
       const prefix = `call_${createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 16)}`;
       return {
         content: '',
-        toolCalls: matched.map((tool, i) => ({
+        toolCalls: plan.calls.map((call, i) => ({
           id: `${prefix}_${i}`,
-          name: tool.function.name,
-          arguments: JSON.stringify(
-            valueFromSchema(tool.function.parameters ?? { type: 'object' }, new HintPicker(hints), {
-              onlyRequiredOrFound: true,
-            }),
-          ),
+          name: call.tool.function.name,
+          arguments: JSON.stringify(call.arguments),
         })),
       };
     }
+    if (plan.question && !body.response_format) return { content: plan.question };
   }
 
   const retrieval = tools.find((t): t is RetrievalToolDefinition => t.type === 'retrieval');
@@ -84,61 +83,75 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
   const reply = userText
     ? `You said: "${truncate(userText, 500)}". This is the svc emulator's deterministic reply.`
     : 'I received your message. This is the svc emulator\u2019s deterministic reply.';
-  return { content: formatted(reply, userText, format) };
+  return { content: formatted(reply, body, [], '') };
 }
 
+/** The reply in the requested format: JSON built from the request (and tool results) when a schema is asked. */
 function formatted(
   reply: string,
-  source: string,
-  format: ChatCompletionCreateParams['response_format'],
+  body: ChatCompletionCreateParams,
+  records: Array<Record<string, unknown>>,
+  context: string,
 ): string {
+  const format = body.response_format;
   if (format?.type === 'json_object') return JSON.stringify({ answer: reply });
   if (format?.type === 'json_schema') {
-    return JSON.stringify(valueFromSchema(format.json_schema.schema, new HintPicker(messageHints(source))));
+    const userText = messageText([...body.messages].reverse().find((m) => m.role === 'user'));
+    const filler = new SchemaFiller({ facts: analyzeText(userText), records, context });
+    return JSON.stringify(filler.fill(format.json_schema.schema as Record<string, unknown>));
   }
   return reply;
 }
 
-function answerFromToolResults(
-  messages: ChatMessage[],
-  format: ChatCompletionCreateParams['response_format'],
-): ModelAnswer {
-  const results: Array<{ name: string; content: string }> = [];
-  let i = messages.length - 1;
-  for (; i >= 0 && messages[i]?.role === 'tool'; i--) {
+function answerFromToolResults(body: ChatCompletionCreateParams): ModelAnswer {
+  const messages = body.messages;
+  const exchanges: ToolExchange[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) {
     const message = messages[i] as Extract<ChatMessage, { role: 'tool' }>;
-    results.unshift({ name: toolNameOf(messages, i, message.tool_call_id), content: message.content });
+    const call = callOf(messages, i, message.tool_call_id);
+    exchanges.unshift({
+      name: call?.function.name ?? 'the tool',
+      arguments: parseObject(call?.function.arguments),
+      content: typeof message.content === 'string' ? message.content : messageText(message),
+    });
   }
-  const parts = results.map((r) => `${r.name} returned ${summarize(r.content)}`);
-  const reply = `Here is what I found: ${parts.join('; ')}.`;
-  return { content: formatted(reply, results.map((r) => r.content).join(' '), format) };
+  // Structured output reads every tool result of the run, not only the last batch.
+  const records: Array<Record<string, unknown>> = [];
+  const contents: string[] = [];
+  for (const m of messages) {
+    if (m.role !== 'tool') continue;
+    const content = typeof m.content === 'string' ? m.content : messageText(m);
+    contents.push(content);
+    const parsed = parseObject(content);
+    if (Object.keys(parsed).length > 0) records.push(parsed);
+  }
+  const descriptions = (body.tools ?? [])
+    .map((t) => (t.type === 'function' ? (t.function.description ?? '') : ''))
+    .join(' ');
+  const reply = describeToolResults(exchanges);
+  return { content: formatted(reply, body, records, `${descriptions} ${contents.join(' ')}`) };
 }
 
-function toolNameOf(messages: ChatMessage[], before: number, callId: string): string {
+function callOf(messages: ChatMessage[], before: number, callId: string) {
   for (let i = before - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== 'assistant') continue;
     const call = m.tool_calls?.find((c) => c.id === callId);
-    if (call) return call.function.name;
+    if (call && 'function' in call) return call as { function: { name: string; arguments: string } };
   }
-  return 'the tool';
+  return undefined;
 }
 
-function summarize(content: string): string {
+function parseObject(text: string | undefined): Record<string, unknown> {
+  if (!text) return {};
   try {
-    const value: unknown = JSON.parse(content);
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      return truncate(
-        Object.entries(value)
-          .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-          .join(', '),
-        300,
-      );
-    }
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
-    // Not JSON: quote the text as is.
+    return {};
   }
-  return truncate(content, 300);
 }
 
 function answerFromPassages(passages: Passage[]): string {
@@ -149,9 +162,4 @@ function answerFromPassages(passages: Passage[]): string {
   );
   const also = others.length > 0 ? ` See also ${others.join(', ')}.` : '';
   return `According to ${best.fileName}: ${truncate(best.text, 600)}${also}`;
-}
-
-/** Cuts a text to `max` characters with an ellipsis. */
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}\u2026` : text;
 }

@@ -1,4 +1,4 @@
-import { decode, encode } from 'gpt-tokenizer';
+import { countTokens, decode, encode } from 'gpt-tokenizer';
 import type { ChatCompletionCreateParams } from '../../api/types/chat.js';
 import { truncate } from './default-model.js';
 import type { ModelAnswer } from './model-answer.js';
@@ -24,25 +24,83 @@ export function finishAnswer(
   const out = { ...answer };
   if (reasoningModels.includes(body.model) || body.reasoning_effort !== undefined) {
     const plan = out.toolCalls?.length
-      ? `call ${out.toolCalls.map((c) => c.name).join(' and ')} with arguments taken from the message`
+      ? `call ${namesOnce(out.toolCalls.map((c) => c.name))} with arguments taken from the message`
       : body.messages.at(-1)?.role === 'tool'
         ? 'summarise the tool results for the user'
         : 'answer directly';
     const effort = body.reasoning_effort ? ` Reasoning effort: ${body.reasoning_effort}.` : '';
     out.reasoning = `The user wrote "${truncate(userText, 160)}". I should ${plan}.${effort}`;
   }
-  if (out.toolCalls?.length) return out;
   const stops = body.stop === undefined ? [] : Array.isArray(body.stop) ? body.stop : [body.stop];
-  for (const stop of stops) {
-    const at = stop ? out.content.indexOf(stop) : -1;
-    if (at >= 0) out.content = out.content.slice(0, at);
-  }
-  if (body.max_tokens !== undefined) {
-    const tokens = encode(out.content);
-    if (tokens.length > body.max_tokens) {
-      out.content = decode(tokens.slice(0, body.max_tokens));
-      out.finishReason = 'length';
+  if (!out.toolCalls?.length) {
+    for (const stop of stops) {
+      const at = stop ? out.content.indexOf(stop) : -1;
+      if (at >= 0) out.content = out.content.slice(0, at);
     }
   }
+  if (body.max_tokens !== undefined) applyMaxTokens(out, body.max_tokens);
   return out;
+}
+
+/**
+ * `max_tokens` bounds everything generated, in the order it is generated: reasoning, then tool calls
+ * (name and arguments), then the answer. What does not fit is cut, and the finish reason is `length`.
+ */
+function applyMaxTokens(out: ModelAnswer, maxTokens: number): void {
+  let budget = maxTokens;
+  const cut = () => {
+    out.finishReason = 'length';
+  };
+  if (out.reasoning) {
+    const used = countTokens(out.reasoning);
+    if (used >= budget) {
+      out.reasoning = cutToTokens(out.reasoning, budget);
+      out.content = '';
+      delete out.toolCalls;
+      cut();
+      return;
+    }
+    budget -= used;
+  }
+  if (out.toolCalls?.length) {
+    const kept: NonNullable<ModelAnswer['toolCalls']> = [];
+    for (const call of out.toolCalls) {
+      const cost = countTokens(call.name) + countTokens(call.arguments);
+      if (cost <= budget) {
+        kept.push(call);
+        budget -= cost;
+        continue;
+      }
+      const room = budget - countTokens(call.name);
+      if (room > 0) kept.push({ ...call, arguments: cutToTokens(call.arguments, room) });
+      cut();
+      break;
+    }
+    out.toolCalls = kept;
+    if (out.finishReason === 'length') {
+      out.content = '';
+      return;
+    }
+  }
+  if (countTokens(out.content) > budget) {
+    out.content = cutToTokens(out.content, budget);
+    cut();
+  }
+}
+
+/** The longest prefix of `text` that counts at most `max` tokens. */
+function cutToTokens(text: string, max: number): string {
+  if (max <= 0) return '';
+  let out = decode(encode(text).slice(0, max));
+  // Re-encoding a cut text can merge differently; trim until it fits.
+  while (out && countTokens(out) > max) out = out.slice(0, -1);
+  return out;
+}
+
+/** "get_weather twice and calculate": each tool once, with how many calls it gets. */
+function namesOnce(names: string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const times = (n: number) => (n === 1 ? '' : n === 2 ? ' twice' : ` ${n} times`);
+  return [...counts].map(([name, n]) => `${name}${times(n)}`).join(' and ');
 }

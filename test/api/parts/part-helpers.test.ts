@@ -107,6 +107,7 @@ describe('message part helpers', () => {
         video_url: { url: 'https://example.com/v.mp4' },
       });
       expect(() => videoPart('file:///tmp/v.mp4')).toThrow(/http or https URL/);
+      expect(() => videoPart('https://example.com/v.webm')).toThrow(/must be an mp4 file/);
     });
 
     it('should build a text part', () => {
@@ -122,6 +123,7 @@ describe('message part helpers', () => {
         const content = [textPart('Describe'), imagePart(tinyPng()), audioPart(tinyWav())];
         await setup.client.chat.completions.create({
           model: 'svc-1o-audio',
+          modalities: ['text'],
           messages: [{ role: 'user', content }],
         });
         expect(jsonBody(setup.onlyRequest())).toMatchObject({ messages: [{ role: 'user', content }] });

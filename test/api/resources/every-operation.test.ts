@@ -41,7 +41,7 @@ const operations: Array<[string, (client: SvcClient) => Promise<unknown>, string
     '/svc_plan/v1/messages/count_tokens',
     { model: 'svc-router-v1', messages: user },
   ],
-  ['models.list', (c) => c.models.list(), 'GET', '/v1/models', undefined],
+  ['models.list', async (c) => c.models.list(), 'GET', '/v1/models', undefined],
   [
     'models.retrieve',
     (c) => c.models.retrieve('svc-3.5-flash'),
@@ -49,7 +49,13 @@ const operations: Array<[string, (client: SvcClient) => Promise<unknown>, string
     '/v1/models/svc-3.5-flash',
     undefined,
   ],
-  ['files.list', (c) => c.files.list({ purpose: 'storage' }), 'GET', '/v1/files?purpose=storage', undefined],
+  [
+    'files.list',
+    async (c) => c.files.list({ purpose: 'storage' }),
+    'GET',
+    '/v1/files?purpose=storage',
+    undefined,
+  ],
   ['files.retrieve', (c) => c.files.retrieve('file-1'), 'GET', '/v1/files/file-1', undefined],
   ['files.delete', (c) => c.files.delete('file-1'), 'DELETE', '/v1/files/file-1', undefined],
   [
@@ -76,7 +82,8 @@ const operations: Array<[string, (client: SvcClient) => Promise<unknown>, string
   ['vectorStores.delete', (c) => c.vectorStores.delete('vs1'), 'DELETE', '/v1/vector_stores/vs1', undefined],
   [
     'vectorStores.files.create',
-    (c) => c.vectorStores.files.create('vs1', { files: [{ file_id: 'f1' }] }),
+    // With the store type given, the client need not look it up first: one request.
+    (c) => c.vectorStores.files.create('vs1', { files: [{ file_id: 'f1' }] }, { storeType: 'text' }),
     'POST',
     '/v1/vector_stores/vs1/files',
     { files: [{ file_id: 'f1' }] },

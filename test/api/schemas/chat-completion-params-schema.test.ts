@@ -81,12 +81,12 @@ describe('validateChatCompletionParams', () => {
       const audio = { modalities: ['text', 'audio'], model: 'svc-audio-2' };
       expect(() =>
         validateChatCompletionParams(
-          createParams({ ...audio, stream: true, audio: { voice: 'v', format: 'pcm' } }),
+          createParams({ ...audio, stream: true, audio: { voice: 'wenrounansheng', format: 'pcm' } }),
         ),
       ).not.toThrow();
       expect(() =>
         validateChatCompletionParams(
-          createParams({ ...audio, stream: false, audio: { voice: 'v', format: 'wav' } }),
+          createParams({ ...audio, stream: false, audio: { voice: 'wenrounansheng', format: 'wav' } }),
         ),
       ).not.toThrow();
     });
@@ -313,6 +313,18 @@ describe('validateChatCompletionParams', () => {
         'messages[0].content[0].video_url.url: must be an http(s) address of an mp4 video',
       ]);
     });
+
+    it('should accept only mp4 videos, whatever the query string', () => {
+      const video = (url: string) => userWith({ type: 'video_url', video_url: { url } });
+      expect(
+        issueLinesOf(() => validateChatCompletionParams(createParams(video('https://e.com/clip.mov')))),
+      ).toEqual([
+        'messages[0].content[0].video_url.url: must be an mp4 video (a path ending in .mp4); the service takes only mp4',
+      ]);
+      expect(() =>
+        validateChatCompletionParams(createParams(video('https://e.com/clip.MP4?sig=abc'))),
+      ).not.toThrow();
+    });
   });
 
   describe('when a sampling parameter is out of range', () => {
@@ -353,12 +365,38 @@ describe('validateChatCompletionParams', () => {
     it('should refuse wav while streaming', () => {
       const params = createParams({
         model: 'svc-audio-2',
+        modalities: ['text', 'audio'],
         stream: true,
-        audio: { voice: 'v', format: 'wav' },
+        audio: { voice: 'wenrounansheng', format: 'wav' },
       });
       expect(issueLinesOf(() => validateChatCompletionParams(params))).toEqual([
         'audio.format: "wav" is allowed only when stream is not true; use "pcm" for streaming',
       ]);
+    });
+
+    it('should require modalities for end-to-end audio models, and audio with "audio"', () => {
+      expect(
+        issueLinesOf(() => validateChatCompletionParams(createParams({ model: 'svc-audio-2-mini' }))),
+      ).toEqual([
+        'modalities: required for the end-to-end model svc-audio-2-mini: ["text"], or ["text", "audio"] to hear the answer',
+      ]);
+      expect(
+        issueLinesOf(() =>
+          validateChatCompletionParams(createParams({ model: 'svc-1o-audio', modalities: ['audio'] })),
+        ),
+      ).toEqual(['audio: required when modalities include "audio": { voice, format }']);
+      expect(() =>
+        validateChatCompletionParams(createParams({ model: 'svc-3.5-flash', modalities: undefined })),
+      ).not.toThrow();
+    });
+
+    it('should accept only the preset voices for the svc-audio-2 models, any voice id for svc-1o-audio', () => {
+      const withVoice = (model: string, voice: string) =>
+        createParams({ model, modalities: ['text', 'audio'], audio: { voice, format: 'pcm' }, stream: true });
+      expect(issueLinesOf(() => validateChatCompletionParams(withVoice('svc-audio-2', 'alloy')))).toEqual([
+        'audio.voice: must be a preset voice of svc-audio-2: "wenrounansheng", "qingchunshaonv", "livelybreezy-female" or "elegantgentle-female"',
+      ]);
+      expect(() => validateChatCompletionParams(withVoice('svc-1o-audio', 'voice-tone-1'))).not.toThrow();
     });
 
     it('should require a voice and a pcm or wav format', () => {

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Absolute path of the CLI entry point. */
@@ -25,10 +28,23 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** The environment a child gets: the runner's, without SVC_* and colours, plus `extra`. */
+const stateDirs: string[] = [];
+let stateDirCount = 0;
+process.on('exit', () => {
+  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The environment a child gets: the runner's, without SVC_* and colours, plus `extra`. Unless `extra` names
+ * one, the CLI's embedded emulator keeps its state in a folder of its own (removed when the tests end), so
+ * no test reads or writes the user's cache and parallel tests never share state.
+ */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('SVC_')) delete env[key];
+  const dir = join(tmpdir(), `svc-agents-cli-test-${process.pid}-${++stateDirCount}`);
+  stateDirs.push(dir);
+  env.SVC_AGENTS_EMULATOR_DIR = dir;
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
