@@ -15,6 +15,8 @@ describe('npm run build', () => {
         'index.d.ts',
         'emulator/index.js',
         'emulator/index.d.ts',
+        'mcp/index.js',
+        'mcp/index.d.ts',
         'cli/main.js',
       ]) {
         expect(existsSync(`dist/${file}`), file).toBe(true);
