@@ -44,6 +44,14 @@ const expectations: Record<string, { stdout: RegExp[]; files?: Record<string, st
     stdout: [/transcript: .+/, /wrote answer\.wav \(\d+ bytes\)/],
     files: { 'answer.wav': 'RIFF' },
   },
+  'mcp-tools.ts': {
+    stdout: [
+      /MCP tools: search_notes, erase_memo \(approval\)/,
+      /→ search_notes\(\{"query":.*\}\)\n← n1: Refunds/,
+      /agent: .*30 days/,
+      /erase_memo waits for approval: erase_memo\nagent: .*rejected.*audits/,
+    ],
+  },
   'image.ts': { stdout: [/wrote lighthouse\.png \(seed 42\)/], files: { 'lighthouse.png': '\x89PNG' } },
   'voice-clone.ts': {
     stdout: [/cloned voice (voice-\S+)/, /wrote voice-preview\.wav/, /voice voice-\S+ from file file-\S+/],
