@@ -3,12 +3,20 @@ import { createToolSet } from '../tools/create-tool-set.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
 import type { AgentOptions } from './agent-options.js';
+import { createToolSetResolver, type ResolveToolSet } from './dynamic-tools.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
+import type { Guardrail } from './guardrails/guardrail.js';
+import { createHandoffTools, type Handoff, stopOnHandoff, toHandoffs } from './handoffs/handoff.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
 
 /** Defaults of the agent's options. */
-export const defaultAgentOptions = { maxTurns: 10, toolConcurrency: 8, outputName: 'output' } as const;
+export const defaultAgentOptions = {
+  maxTurns: 10,
+  toolConcurrency: 8,
+  outputName: 'output',
+  name: 'agent',
+} as const;
 
 /** The agent's options, checked once and with defaults filled in. */
 export interface NormalizedAgentOptions {
@@ -22,6 +30,13 @@ export interface NormalizedAgentOptions {
   hooks: AgentHooks;
   outputName: string;
   generateId: () => string;
+  name: string;
+  handoffDescription: string | undefined;
+  /** Set when `tools` is a function: the loop asks it for each step's tool set. */
+  resolveTools: ResolveToolSet | undefined;
+  handoffs: Handoff[];
+  inputGuardrails: readonly Guardrail[];
+  outputGuardrails: readonly Guardrail[];
 }
 
 /** Checks the agent's options (naming the field and rule) and fills in defaults. */
@@ -37,6 +52,10 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     stopWhen = [],
     hooks = {},
     outputName = defaultAgentOptions.outputName,
+    name = defaultAgentOptions.name,
+    handoffs = [],
+    inputGuardrails = [],
+    outputGuardrails = [],
   } = options;
   const client = options.client as unknown;
   if (typeof client !== 'object' || client === null || !('chat' in client)) {
@@ -65,11 +84,18 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
       });
     }
   }
-  const conditions = Array.isArray(stopWhen) ? stopWhen : [stopWhen];
+  if (typeof name !== 'string' || name === '') {
+    throw new AgentOptionsError({ field: 'name', rule: 'must be a non-empty string' });
+  }
+  const conditions = Array.isArray(stopWhen) ? [...stopWhen] : [stopWhen];
+  const targets = toHandoffs(handoffs);
+  if (targets.length > 0) conditions.push(stopOnHandoff(targets));
+  const handoffTools = createHandoffTools(targets);
+  const dynamic = typeof tools === 'function';
   return {
     model,
     instructions,
-    toolSet: createToolSet(tools),
+    toolSet: createToolSet(dynamic ? handoffTools : [...tools, ...handoffTools]),
     maxTurns,
     modelSettings,
     toolConcurrency,
@@ -78,6 +104,12 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     hooks,
     outputName,
     generateId: options._internal?.generateId ?? generateToolCallId,
+    name,
+    handoffDescription: options.handoffDescription,
+    resolveTools: dynamic ? createToolSetResolver(tools, handoffTools) : undefined,
+    handoffs: targets,
+    inputGuardrails,
+    outputGuardrails,
   };
 }
 

@@ -7,6 +7,7 @@ import { buildRequest } from './build-request.js';
 import { buildRunResult } from './build-run-result.js';
 import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
+import { type ResolveToolSet, refreshToolSet } from './dynamic-tools.js';
 import { attachRunState } from './errors/attach-run-state.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
@@ -16,6 +17,7 @@ import type { ModelSettings } from './model-settings.js';
 import { needsApprovalCheck, prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
 import { recordStep } from './record-step.js';
 import type { AgentStep, RunResult } from './run-result.js';
+import { runInScope } from './run-scope.js';
 import type { RunState } from './run-state.js';
 import {
   cancelledText,
@@ -50,6 +52,12 @@ export interface RunAgentOptions {
   emit: (event: AgentEvent) => void;
   generateId: () => string;
   hooks: AgentHooks;
+  /** The agent's name (handed to tools that run agents, see `run-scope.ts`). */
+  name?: string;
+  /** Set when `tools` is a function: replaces `toolSet` before each step. */
+  resolveTools?: ResolveToolSet | undefined;
+  /** Awaited before any tool of the run starts (input guardrails running alongside the first request). */
+  beforeTools?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -63,6 +71,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
   try {
     if (state.pendingToolCalls.length > 0) {
       const step = state.steps.at(-1)!;
+      await refreshToolSet(options, step.index);
       if ((await runTools(options)) === 'interrupted') return finish(options, 'interrupted');
       await finishStep(options, step);
       if (await shouldStop(options)) return finish(options, 'completed');
@@ -75,6 +84,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       emit({ type: 'start-step', step: index });
       const started = options.hooks.onStepStart?.({ step: index, messages: state.messages, state });
       if (started !== undefined) await started;
+      const refreshed = refreshToolSet(options, index);
+      if (refreshed !== undefined) await refreshed;
       const params = buildRequest({
         model: options.model,
         instructions: options.instructions,
@@ -156,17 +167,21 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
   }
 }
 
-function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
+async function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
   const { state, toolSet, context, client, signal, emit } = options;
-  return executeTurnTools({
-    state,
-    toolSet,
-    context,
-    client,
-    signal,
-    emit,
-    concurrency: options.toolConcurrency,
-  });
+  if (options.beforeTools) await options.beforeTools();
+  // Tools that run agents (`agent.asTool`) find this run's events and usage through the scope.
+  return runInScope({ agentName: options.name ?? 'agent', state, emit }, () =>
+    executeTurnTools({
+      state,
+      toolSet,
+      context,
+      client,
+      signal,
+      emit,
+      concurrency: options.toolConcurrency,
+    }),
+  );
 }
 
 /** Emits `finish-step` and calls the hook: a promise only when the hook returned one. */
