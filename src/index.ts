@@ -6,9 +6,12 @@
 
 // Agent
 export { Agent, type AgentInput } from './agent/agent.js';
+// Composition: agents as tools, handoffs, guardrails, tools per step
+export type { AgentToolOptions } from './agent/agent-as-tool.js';
 export type { AgentHooks } from './agent/agent-hooks.js';
 export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
+export type { DynamicTools, DynamicToolsArgs } from './agent/dynamic-tools.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
 export { OutputValidationError } from './agent/errors/output-validation-error.js';
@@ -23,10 +26,12 @@ export type {
   ErrorEvent,
   FinishEvent,
   FinishStepEvent,
+  HandoffEvent,
   HostedToolCallEvent,
   ReasoningDeltaEvent,
   StartEvent,
   StartStepEvent,
+  SubAgentEvent,
   TextDeltaEvent,
   ToolApprovalRequestEvent,
   ToolCallEvent,
@@ -35,6 +40,21 @@ export type {
   ToolInputStartEvent,
   ToolResultEvent,
 } from './agent/events.js';
+export {
+  type DefineGuardrailOptions,
+  defineGuardrail,
+  type Guardrail,
+  type GuardrailArgs,
+  type GuardrailVerdict,
+} from './agent/guardrails/guardrail.js';
+export { GuardrailTripwireError } from './agent/guardrails/guardrail-tripwire-error.js';
+export {
+  type Handoff,
+  type HandoffInputFilter,
+  type HandoffOptions,
+  handoff,
+  handoffFilters,
+} from './agent/handoffs/handoff.js';
 export type { ModelSettings } from './agent/model-settings.js';
 export type {
   AgentStep,
