@@ -24,7 +24,7 @@ server.registerTool(
     const words = query
       .toLowerCase()
       .split(/\W+/)
-      .filter((word) => word.length > 2);
+      .filter((word) => word.length > 3);
     const hits = [...notes].filter(([, text]) =>
       words.some((word) => text.toLowerCase().includes(word.slice(0, 5))),
     );
