@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentEvent, SubAgentEvent } from '../../src/agent/events.js';
+import { RunState } from '../../src/agent/run-state.js';
 import { chatRequests, useAgentTestEnv } from './helpers/agent-test-env.js';
+import { createRecordingTool } from './helpers/tools.js';
 
 const env = useAgentTestEnv();
 
@@ -84,6 +86,105 @@ describe('agent.asTool', () => {
         status: 'ok',
         content: '{"category":"billing"}',
       });
+    });
+  });
+
+  describe('when the sub-agent pauses for an approval', () => {
+    function createDesk() {
+      const lookup = createRecordingTool('lookup_order');
+      const refund = createRecordingTool('refund_order', { needsApproval: true });
+      const payments = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        name: 'payments',
+        tools: [lookup.tool, refund.tool],
+      });
+      const desk = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        name: 'desk',
+        tools: [payments.asTool({ name: 'payments', description: 'Handles payments.' })],
+      });
+      return { desk, lookup, refund };
+    }
+
+    it('should pause the parent with the inner call, and resume the whole tree from its JSON exactly once', async () => {
+      const first = createDesk();
+      env.emu.script([
+        call('p1', 'payments', '{"input":"refund order 7"}'),
+        {
+          message: {
+            content: '',
+            tool_calls: [
+              { id: 's1', function: { name: 'lookup_order', arguments: '{"order":7}' } },
+              { id: 's2', function: { name: 'refund_order', arguments: '{"order":7}' } },
+            ],
+          },
+        },
+        { message: { content: 'Refunded order 7.' } },
+        { message: { content: 'All done.' } },
+      ]);
+      const stream = first.desk.stream('Refund order 7');
+      const events: AgentEvent[] = [];
+      for await (const event of stream) events.push(event);
+      const paused = await stream.result;
+
+      expect(paused.status).toBe('interrupted');
+      expect(paused.interruptions).toEqual([
+        { toolCallId: 's2', toolName: 'refund_order', input: { order: 7 } },
+      ]);
+      expect(events).toContainEqual({
+        type: 'tool-approval-request',
+        toolCallId: 's2',
+        toolName: 'refund_order',
+        input: { order: 7 },
+      });
+      expect(events.some((event) => event.type === 'tool-error')).toBe(false);
+      expect(first.lookup.calls).toHaveLength(1);
+      expect(first.refund.calls).toHaveLength(0);
+
+      // Another process: fresh agents, the saved state, one decision on the inner call.
+      const second = createDesk();
+      const state = RunState.fromJSON(JSON.stringify(paused.state), second.desk);
+      expect(state.interruptions.map((item) => item.toolCallId)).toEqual(['s2']);
+      state.approve('s2');
+      const result = await second.desk.run(state);
+
+      expect(result.status).toBe('completed');
+      expect(result.text).toBe('All done.');
+      expect(second.refund.calls.map((entry) => entry.args)).toEqual([{ order: 7 }]);
+      expect(second.lookup.calls).toHaveLength(0);
+      expect(result.messages).toContainEqual({
+        role: 'tool',
+        tool_call_id: 'p1',
+        content: 'Refunded order 7.',
+      });
+      const parentTokens = result.steps.reduce((sum, step) => sum + step.usage.totalTokens, 0);
+      expect(result.usage.totalTokens).toBeGreaterThan(parentTokens);
+      // The sub-agent's resumed request carried both of its tool results.
+      const subResume = chatRequests(env.emu)[2];
+      expect(
+        subResume?.messages.filter((message) => (message as { role: string }).role === 'tool'),
+      ).toHaveLength(2);
+    });
+
+    it('should tell the sub-agent about a rejection and let the parent continue', async () => {
+      const first = createDesk();
+      env.emu.script([
+        call('p1', 'payments', '{"input":"refund order 8"}'),
+        call('s2', 'refund_order', '{"order":8}'),
+        { message: { content: 'The refund was not approved.' } },
+        { message: { content: 'No refund today.' } },
+      ]);
+      const paused = await first.desk.run('Refund order 8');
+      const result = await first.desk.run(paused.state.reject('s2', 'over the limit'));
+      expect(result.text).toBe('No refund today.');
+      expect(first.refund.calls).toHaveLength(0);
+      const subResume = chatRequests(env.emu)[2];
+      expect(subResume?.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 's2' });
+      expect(String((subResume?.messages.at(-1) as { content?: string } | undefined)?.content)).toContain(
+        'over the limit',
+      );
     });
   });
 });
