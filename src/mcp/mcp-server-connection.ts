@@ -74,7 +74,13 @@ export class McpServerConnection {
   /** Performs the MCP handshake and lists the tools; called by `connectMcpServer`. */
   async connect(): Promise<void> {
     await this.#open();
-    await this.refresh();
+    try {
+      await this.refresh();
+    } catch (error) {
+      // A tool list we cannot use (a bad name) must not leave a child process or session behind.
+      await this.close();
+      throw error;
+    }
   }
 
   /** Lists the server's tools again and returns the new agent tools. */

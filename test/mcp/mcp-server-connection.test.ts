@@ -32,9 +32,10 @@ function toolNamed(connection: McpServerConnection, name: string): Tool {
   return tool;
 }
 
-function call(connection: McpServerConnection, name: string, args: unknown = {}) {
+function call(connection: McpServerConnection, name: string, args: unknown = {}, signal?: AbortSignal) {
   return executeToolCall({
     toolSet: createToolSet(connection.tools),
+    signal,
     call: { id: `call_${name}`, type: 'function', function: { name, arguments: JSON.stringify(args) } },
   });
 }
@@ -54,6 +55,8 @@ describe('connectMcpServer', () => {
         'pixel',
         'fail',
         'delete_thing',
+        'sleep',
+        'cancelled_count',
         'call_count',
         'add_tool',
       ]);
@@ -91,6 +94,24 @@ describe('connectMcpServer', () => {
       expect(outcome.status).toBe('invalid-arguments');
       expect(outcome.content).toContain('text');
       expect((await call(connection, 'call_count')).content).toBe('0');
+    });
+
+    it('should cancel a running call on the server when the run is aborted, and time calls out', async () => {
+      const connection = await connectStdio({ allow: ['sleep', 'cancelled_count'] });
+      const controller = new AbortController();
+      const started = call(connection, 'sleep', { ms: 10_000 }, controller.signal);
+      setTimeout(() => controller.abort(), 100);
+      expect((await started).status).toBe('aborted');
+      await expect.poll(async () => (await call(connection, 'cancelled_count')).content).toBe('1');
+      const quick = await connectStdio({ allow: ['sleep'], timeoutMs: 200 });
+      const timedOut = await call(quick, 'sleep', { ms: 10_000 });
+      expect(timedOut.status).toBe('timeout');
+    });
+
+    it('should not leave the child running when connecting fails on a tool name', async () => {
+      const before = await childPids();
+      await connectStdio({ args: [fixture, '--long-name'] }).catch(() => undefined);
+      await expect.poll(async () => (await childPids()).filter((pid) => !before.includes(pid))).toEqual([]);
     });
 
     it('should end the child process on close()', async () => {
@@ -237,6 +258,24 @@ describe('connectMcpServer over HTTP', () => {
     });
   });
 });
+
+/** Pids of this process's live children running the fixture server. */
+async function childPids(): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      if (ppid === process.pid && cmdline.includes('stdio-fixture-server')) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
 
 function isAlive(pid: number): boolean {
   try {
