@@ -3,7 +3,7 @@ import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
 import { ignoreEvents } from './ignore-events.js';
-import { currentRunScope } from './run-scope.js';
+import { currentRunScope, markScopedTool } from './run-scope.js';
 import { type AgentUsage, addUsage, emptyUsage } from './usage.js';
 
 /** Options of `agent.asTool`. */
@@ -39,7 +39,7 @@ export function agentAsTool<C>(
   options: AgentToolOptions<C>,
 ): Tool<{ input: string }, string, C> {
   const { name, description, needsApproval = false, timeoutMs = 300_000 } = options;
-  return defineTool({
+  const tool = defineTool({
     name,
     description,
     parameters,
@@ -89,7 +89,8 @@ export function agentAsTool<C>(
       if (parentCall) delete parentCall.subRun;
       return result.output !== undefined ? JSON.stringify(result.output) : result.text;
     },
-  }) as unknown as Tool<{ input: string }, string, C>;
+  });
+  return markScopedTool(tool) as unknown as Tool<{ input: string }, string, C>;
 }
 
 function subtractUsage(a: AgentUsage, b: AgentUsage): AgentUsage {

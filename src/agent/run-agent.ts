@@ -17,7 +17,7 @@ import type { ModelSettings } from './model-settings.js';
 import { needsApprovalCheck, prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
 import { recordStep } from './record-step.js';
 import type { AgentStep, RunResult } from './run-result.js';
-import { runInScope } from './run-scope.js';
+import { runInScope, toolSetNeedsScope } from './run-scope.js';
 import type { RunState } from './run-state.js';
 import {
   cancelledText,
@@ -167,21 +167,14 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
   }
 }
 
-async function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
+function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
   const { state, toolSet, context, client, signal, emit } = options;
-  if (options.beforeTools) await options.beforeTools();
-  // Tools that run agents (`agent.asTool`) find this run's events and usage through the scope.
-  return runInScope({ agentName: options.name ?? 'agent', state, emit }, () =>
-    executeTurnTools({
-      state,
-      toolSet,
-      context,
-      client,
-      signal,
-      emit,
-      concurrency: options.toolConcurrency,
-    }),
-  );
+  const run = () =>
+    executeTurnTools({ state, toolSet, context, client, signal, emit, concurrency: options.toolConcurrency });
+  // Tools that run agents (`agent.asTool`) find this run's events, usage and state through the scope.
+  const start = () =>
+    toolSetNeedsScope(toolSet) ? runInScope({ agentName: options.name ?? 'agent', state, emit }, run) : run();
+  return options.beforeTools ? options.beforeTools().then(start) : start();
 }
 
 /** Emits `finish-step` and calls the hook: a promise only when the hook returned one. */
