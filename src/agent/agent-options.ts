@@ -30,9 +30,15 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   handoffs?: ReadonlyArray<Agent<any, any> | Handoff>;
   /** What this agent is for, in the `transfer_to_<name>` tool other agents see. */
   handoffDescription?: string;
-  /** Checks of the input, run before or alongside the first model request; a tripwire stops the run. */
+  /**
+   * Checks of the input, run before or alongside the first model request (tools wait for them); a tripwire
+   * stops the run. Only the agent a run starts with checks its input; a resumed `RunState` is not checked again.
+   */
   inputGuardrails?: readonly Guardrail<TContext>[];
-  /** Checks of the final answer; a tripwire stops the run or, with `repair`, asks the model once more. */
+  /**
+   * Checks of the final answer (of the agent that answers last); a tripwire stops the run or, with
+   * `repair`, asks the model once more.
+   */
   outputGuardrails?: readonly Guardrail<TContext>[];
   /** Model requests allowed per `run`/`stream` call. @default 10 */
   maxTurns?: number;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { McpToolCallError } from '../../src/mcp/errors/mcp-errors.js';
+import { McpConnectionError, McpToolCallError } from '../../src/mcp/errors/mcp-errors.js';
 import { connectMcpServer, type McpServerConnection } from '../../src/mcp/mcp-server-connection.js';
 import type { McpStdioOptions } from '../../src/mcp/mcp-server-options.js';
 import { createToolSet } from '../../src/tools/create-tool-set.js';
@@ -121,6 +121,16 @@ describe('connectMcpServer', () => {
       await connection.close();
       await expect.poll(() => isAlive(pid!)).toBe(false);
       await expect(call(connection, 'echo', { text: 'x' })).resolves.toMatchObject({ status: 'error' });
+    });
+  });
+
+  describe('when the server cannot be started', () => {
+    it('should reject with McpConnectionError naming the server', async () => {
+      const error = await connectMcpServer({ name: 'ghost', command: '/nonexistent/mcp-server' }).catch(
+        (failure: unknown) => failure,
+      );
+      expect(McpConnectionError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/^MCP server ghost: could not connect/);
     });
   });
 
