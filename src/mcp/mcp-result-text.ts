@@ -11,8 +11,11 @@ interface ContentBlock {
 
 /** The fields of an MCP `CallToolResult` the conversion reads. */
 export interface McpCallResult {
+  /** Text, image, audio and resource blocks. */
   content?: ContentBlock[];
+  /** The tool's JSON result, when it declares an output schema (or sends one anyway). */
   structuredContent?: Record<string, unknown>;
+  /** True when the tool failed; the content then says why. */
   isError?: boolean;
 }
 

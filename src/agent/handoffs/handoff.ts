@@ -73,6 +73,7 @@ export const handoffFilters = {
     ),
 };
 
+/** The `handoffs` option as handoffs: bare agents get the defaults. */
 // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output can take over.
 export function toHandoffs(entries: ReadonlyArray<Agent<any, any> | Handoff>): Handoff[] {
   return entries.map((entry) =>
