@@ -84,7 +84,11 @@ export class McpServerConnection {
   }
 
   /** Lists the server's tools again and returns the new agent tools. */
-  async refresh(): Promise<readonly Tool[]> {
+  refresh(): Promise<readonly Tool[]> {
+    return this.#refresh(true);
+  }
+
+  async #refresh(reinitialise: boolean): Promise<readonly Tool[]> {
     const infos = await this.#withSession(async (client) => {
       const all: McpToolInfo[] = [];
       let cursor: string | undefined;
@@ -94,7 +98,7 @@ export class McpServerConnection {
         cursor = page.nextCursor;
       } while (cursor !== undefined);
       return all;
-    });
+    }, reinitialise);
     this.#setTools(infos);
     return this.#tools;
   }
@@ -131,7 +135,10 @@ export class McpServerConnection {
     this.#infos = kept;
   }
 
-  async #withSession<T>(run: (client: Client) => Promise<T>): Promise<T> {
+  async #withSession<T>(run: (client: Client) => Promise<T>, reinitialise = true): Promise<T> {
+    // An earlier re-initialisation failed (the server was down): each new call tries once more.
+    if (!this.#client && !this.#closed && this.#kind === 'streamable-http' && reinitialise)
+      await this.#reconnect();
     const client = this.#requireClient();
     try {
       return await run(client);
@@ -139,23 +146,32 @@ export class McpServerConnection {
       // A call on the session being replaced fails with 404 or, once its client is closed, "connection
       // closed"; either way the dead session never ran it, so it is retried on the new one.
       const retired = this.#retired.has(client);
+      if (!reinitialise) throw error;
       if (!retired && !(this.#kind === 'streamable-http' && isSessionGone(error))) throw error;
       // Several calls may meet the dead session at once: one re-initialises, the others wait and retry.
       if (this.#client === client) {
         this.#retired.add(client);
-        this.#reconnecting ??= this.#reopen().finally(() => {
-          this.#reconnecting = undefined;
-        });
+        await this.#reconnect();
+      } else {
+        await this.#reconnecting;
       }
-      await this.#reconnecting;
       return run(this.#requireClient());
     }
   }
 
+  #reconnect(): Promise<void> {
+    this.#reconnecting ??= this.#reopen().finally(() => {
+      this.#reconnecting = undefined;
+    });
+    return this.#reconnecting;
+  }
+
   async #reopen(): Promise<void> {
     await this.#shutdown(false);
-    await this.#open();
-    await this.refresh();
+    // The server spoke Streamable HTTP: a failed handshake now is no reason to try legacy SSE.
+    await this.#open('streamable-http');
+    // The fresh session lists the tools once; a 404 here too means the server keeps losing sessions.
+    await this.#refresh(false);
   }
 
   #requireClient(): Client {
@@ -165,7 +181,7 @@ export class McpServerConnection {
     return this.#client;
   }
 
-  async #open(): Promise<void> {
+  async #open(known?: 'streamable-http'): Promise<void> {
     const options = this.#options;
     if ('command' in options) {
       await this.#start('stdio', () => {
@@ -180,7 +196,7 @@ export class McpServerConnection {
       });
       return;
     }
-    const mode = options.transport ?? 'auto';
+    const mode = known ?? options.transport ?? 'auto';
     if (mode === 'sse') return this.#start('sse', () => sseTransport(options));
     try {
       await this.#start('streamable-http', () => streamableTransport(options));

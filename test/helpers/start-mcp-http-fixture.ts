@@ -14,6 +14,8 @@ export interface McpHttpFixture {
   http: HttpTestServer;
   /** Forgets every Streamable HTTP session, as a restarted server would: their ids then get 404. */
   dropSessions(): Promise<void>;
+  /** While on, sessions are forgotten as soon as they start: every request after `initialize` gets 404. */
+  loseEverySession(on?: boolean): void;
   /** Sessions initialised so far. */
   readonly sessionsStarted: number;
   close(): Promise<void>;
@@ -24,6 +26,7 @@ export async function startMcpHttpFixture(): Promise<McpHttpFixture> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const sse = new Map<string, SSEServerTransport>();
   let sessionsStarted = 0;
+  let loseSessions = false;
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const parsed = body.length > 0 ? (JSON.parse(body.toString('utf8')) as unknown) : undefined;
@@ -48,7 +51,7 @@ export async function startMcpHttpFixture(): Promise<McpHttpFixture> {
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, transport);
+          if (!loseSessions) sessions.set(sessionId, transport);
           sessionsStarted += 1;
         },
       });
@@ -77,6 +80,9 @@ export async function startMcpHttpFixture(): Promise<McpHttpFixture> {
     http,
     get sessionsStarted() {
       return sessionsStarted;
+    },
+    loseEverySession(on = true) {
+      loseSessions = on;
     },
     async dropSessions() {
       const dropped = [...sessions.values()];

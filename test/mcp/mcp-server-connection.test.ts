@@ -259,6 +259,30 @@ describe('connectMcpServer over HTTP', () => {
     });
   });
 
+  describe('when the server loses every session', () => {
+    it('should re-initialise once per failure, report the 404 instead of looping, and recover later', async () => {
+      const lossy = await startMcpHttpFixture();
+      try {
+        const connection = await connectMcpServer({ url: lossy.url, allow: ['echo'] });
+        open.push(connection);
+        lossy.loseEverySession();
+        await lossy.dropSessions();
+        const before = lossy.sessionsStarted;
+        const outcome = await call(connection, 'echo', { text: 'lost' });
+        expect(outcome.status).toBe('error');
+        expect(outcome.content).toMatch(
+          /^Error in echo: MCP server \S+: could not connect \(Streamable HTTP error: .*Session not found/,
+        );
+        expect(lossy.sessionsStarted).toBe(before + 1);
+        lossy.loseEverySession(false);
+        expect((await call(connection, 'echo', { text: 'back' })).content).toBe('back');
+        expect(connection.transport).toBe('streamable-http');
+      } finally {
+        await lossy.close();
+      }
+    });
+  });
+
   describe('when the server only speaks the legacy SSE transport', () => {
     it('should fall back to SSE', async () => {
       const connection = await connectMcpServer({ url: server.sseUrl, allow: ['add'] });
