@@ -4,7 +4,8 @@
  */
 
 export { createMcpToolServer, type McpToolServerOptions } from './create-mcp-tool-server.js';
-export { McpConnectionError, McpToolCallError } from './errors/mcp-errors.js';
+export { McpConnectionError } from './errors/mcp-connection-error.js';
+export { McpToolCallError } from './errors/mcp-tool-call-error.js';
 export { type McpCallResult, mcpResultText } from './mcp-result-text.js';
 export { connectMcpServer, McpServerConnection } from './mcp-server-connection.js';
 export type {

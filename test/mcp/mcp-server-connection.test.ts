@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { McpConnectionError, McpToolCallError } from '../../src/mcp/errors/mcp-errors.js';
+import { McpConnectionError } from '../../src/mcp/errors/mcp-connection-error.js';
+import { McpToolCallError } from '../../src/mcp/errors/mcp-tool-call-error.js';
 import { connectMcpServer, type McpServerConnection } from '../../src/mcp/mcp-server-connection.js';
 import type { McpStdioOptions } from '../../src/mcp/mcp-server-options.js';
 import { createToolSet } from '../../src/tools/create-tool-set.js';
