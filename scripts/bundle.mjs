@@ -1,4 +1,4 @@
-// Bundles the entry points (main, emulator, web, CLI) into dist with shared chunks. Why not plain tsc
+// Bundles the entry points (main, emulator, web, telemetry, mcp, CLI) into dist with shared chunks. Why not plain tsc
 // output: every ES module costs time at import, and a cold `import 'svc-agents'` of ~100 small files cost
 // 1.45x a bare `import 'undici'`; bundled it is about 1.05x (bench/results). Types still come from tsc.
 import { build } from 'esbuild';
@@ -23,6 +23,7 @@ await build({
     'src/emulator/index.ts',
     'src/web/index.ts',
     'src/telemetry/index.ts',
+    'src/mcp/index.ts',
     'src/cli/main.ts',
   ],
   outdir: 'dist',

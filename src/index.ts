@@ -6,6 +6,8 @@
 
 // Agent
 export { Agent, type AgentInput } from './agent/agent.js';
+// Composition: agents as tools, handoffs, guardrails, tools per step
+export type { AgentToolOptions } from './agent/agent-as-tool.js';
 // Web: the SSE options of `stream.toResponse()` / `stream.pipeTo(res)`; the rest lives in svc-agents/web.
 export type { AgentEventJson, SerializedError } from './agent/agent-event-json.js';
 export type { AgentHooks } from './agent/agent-hooks.js';
@@ -25,6 +27,7 @@ export type {
   ContextWindowOptions,
 } from './agent/context/context-window-options.js';
 export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
+export type { DynamicTools, DynamicToolsArgs } from './agent/dynamic-tools.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
 export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
@@ -40,10 +43,12 @@ export type {
   ErrorEvent,
   FinishEvent,
   FinishStepEvent,
+  HandoffEvent,
   HostedToolCallEvent,
   ReasoningDeltaEvent,
   StartEvent,
   StartStepEvent,
+  SubAgentEvent,
   TextDeltaEvent,
   ToolApprovalRequestEvent,
   ToolCallEvent,
@@ -52,6 +57,21 @@ export type {
   ToolInputStartEvent,
   ToolResultEvent,
 } from './agent/events.js';
+export {
+  type DefineGuardrailOptions,
+  defineGuardrail,
+  type Guardrail,
+  type GuardrailArgs,
+  type GuardrailVerdict,
+} from './agent/guardrails/guardrail.js';
+export { GuardrailTripwireError } from './agent/guardrails/guardrail-tripwire-error.js';
+export {
+  type Handoff,
+  type HandoffInputFilter,
+  type HandoffOptions,
+  handoff,
+  handoffFilters,
+} from './agent/handoffs/handoff.js';
 export type { ModelSettings } from './agent/model-settings.js';
 export type {
   AgentStep,

@@ -1,5 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -19,6 +23,8 @@ describe('npm run build', () => {
         'web/index.d.ts',
         'client/index.js',
         'client/index.d.ts',
+        'mcp/index.js',
+        'mcp/index.d.ts',
         'cli/main.js',
         'telemetry/index.js',
         'telemetry/index.d.ts',
@@ -37,6 +43,25 @@ describe('npm run build', () => {
       expect(JSON.parse(stdout)).toEqual({ text: true, requests: 1 });
       const version = await run('node', ['dist/cli/main.js', '--version']);
       expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+      // The MCP SDK is an optional peer: neither the main entry nor the CLI loads it unless MCP is used.
+      const loads = join(await mkdtemp(join(tmpdir(), 'svc-build-')), 'loads.txt');
+      const recorder = fileURLToPath(new URL('./helpers/record-module-loads.mjs', import.meta.url));
+      const env = { ...process.env, RECORD_MODULE_LOADS_FILE: loads };
+      await run(
+        'node',
+        ['--import', recorder, '--input-type=module', '-e', "await import('./dist/index.js')"],
+        { env },
+      );
+      await run('node', ['--import', recorder, 'dist/cli/main.js', '--help'], { env });
+      const loaded = await readFile(loads, 'utf8');
+      expect(loaded).toContain('/dist/cli/main.js');
+      expect(loaded).not.toContain('@modelcontextprotocol');
+      const mcp = await run('node', [
+        '--input-type=module',
+        '-e',
+        "const m = await import('./dist/mcp/index.js'); console.log(typeof m.connectMcpServer)",
+      ]);
+      expect(mcp.stdout.trim()).toBe('function');
     }, 120_000);
   });
 });

@@ -21,6 +21,10 @@ describe('package entry points', () => {
         'RequestValidationError',
         'ToolDefinitionError',
         'MaxTurnsExceededError',
+        'defineGuardrail',
+        'GuardrailTripwireError',
+        'handoff',
+        'handoffFilters',
       ]) {
         expect(mainEntry, name).toHaveProperty(name);
       }
@@ -28,6 +32,10 @@ describe('package entry points', () => {
 
     it('should not pull the emulator into the main entry', () => {
       expect(mainEntry).not.toHaveProperty('startEmulator');
+    });
+
+    it('should keep MCP (an optional peer dependency) out of the main entry', () => {
+      expect(mainEntry).not.toHaveProperty('connectMcpServer');
     });
   });
 

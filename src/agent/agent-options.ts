@@ -1,10 +1,14 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { HostedTool, Tool } from '../tools/tool.js';
+import type { Agent } from './agent.js';
 import type { AgentHooks } from './agent-hooks.js';
 import type { AgentInstrumentation } from './agent-instrumentation.js';
 import type { ContextWindowOptions } from './context/context-window-options.js';
 import type { PriceTable } from './cost/price-table.js';
+import type { DynamicTools } from './dynamic-tools.js';
+import type { Guardrail } from './guardrails/guardrail.js';
+import type { Handoff } from './handoffs/handoff.js';
 import type { ModelSettings } from './model-settings.js';
 import type { StopCondition } from './stop-conditions.js';
 
@@ -16,9 +20,29 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   model: string;
   /** System instructions sent first on every request (not stored in the run's messages). */
   instructions?: string;
-  /** Function tools (run locally) and hosted tools (run by the service). */
+  /** Name in handoffs (`transfer_to_<name>`), events and `result.lastAgent`. @default 'agent' */
+  name?: string;
+  /**
+   * Function tools (run locally) and hosted tools (run by the service), or a function choosing them per
+   * step from `{ step, messages, context }`.
+   */
   // biome-ignore lint/suspicious/noExplicitAny: tools with different argument types share one list.
-  tools?: ReadonlyArray<Tool<any, any, TContext> | HostedTool>;
+  tools?: ReadonlyArray<Tool<any, any, TContext> | HostedTool> | DynamicTools<TContext>;
+  /** Agents the model may hand the conversation to, through a `transfer_to_<name>` tool each. */
+  // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output can take over.
+  handoffs?: ReadonlyArray<Agent<any, any> | Handoff>;
+  /** What this agent is for, in the `transfer_to_<name>` tool other agents see. */
+  handoffDescription?: string;
+  /**
+   * Checks of the input, run before or alongside the first model request (tools wait for them); a tripwire
+   * stops the run. Only the agent a run starts with checks its input; a resumed `RunState` is not checked again.
+   */
+  inputGuardrails?: readonly Guardrail<TContext>[];
+  /**
+   * Checks of the final answer (of the agent that answers last); a tripwire stops the run or, with
+   * `repair`, asks the model once more.
+   */
+  outputGuardrails?: readonly Guardrail<TContext>[];
   /** Model requests allowed per `run`/`stream` call. @default 10 */
   maxTurns?: number;
   /** Request fields sent on every turn: temperature, top_p, max_tokens, stop, reasoning_format, audio, ... */

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import type { Tool } from '../tools/tool.js';
+import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { instrumentRun } from './agent-instrumentation.js';
+import { registerAgentInternals } from './agent-internals.js';
 import type { AgentOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream, type AgentStreamControls } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
@@ -13,6 +16,7 @@ import {
   type NormalizedAgentOptions,
   normalizeAgentOptions,
 } from './normalize-agent-options.js';
+import type { RunAgentOptions } from './run-agent.js';
 import type { RunResult } from './run-result.js';
 import { RunState, type RunStateOwner } from './run-state.js';
 import { buildOutputRequest } from './structured-output.js';
@@ -23,6 +27,11 @@ let runAgentModule: Promise<typeof import('./run-agent.js')> | undefined;
 const loadRunAgent = () => {
   runAgentModule ??= import('./run-agent.js');
   return runAgentModule;
+};
+let runComposedModule: Promise<typeof import('./run-composed.js')> | undefined;
+const loadRunComposed = () => {
+  runComposedModule ??= import('./run-composed.js');
+  return runComposedModule;
 };
 
 let contextModule: Promise<typeof import('./context/context-manager.js')> | undefined;
@@ -54,6 +63,30 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     this.#client = client;
     this.#output = options.output;
     this.#create = (params, requestOptions) => client.chat.completions.create(params, requestOptions);
+    registerAgentInternals(this, {
+      options: this.#options,
+      client,
+      create: this.#create,
+      output: options.output as z.ZodType | undefined,
+    });
+  }
+
+  /** The agent's name (handoff tools are `transfer_to_<name>`). */
+  get name(): string {
+    return this.#options.name;
+  }
+
+  /** What the agent is for, as other agents' handoff tools describe it. */
+  get handoffDescription(): string | undefined {
+    return this.#options.handoffDescription;
+  }
+
+  /**
+   * This agent as a tool of another agent: its run's events are forwarded (as `sub-agent` events), its
+   * usage is added to the parent's, and its answer (structured output as JSON) is the tool result.
+   */
+  asTool(options: AgentToolOptions<TContext>): Tool<{ input: string }, string, TContext> {
+    return agentAsTool(this, options);
   }
 
   /** The model every request uses. */
@@ -63,7 +96,10 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
 
   /** True when the agent has a local function tool of this name (used by `RunState.fromJSON`). */
   hasFunctionTool(name: string): boolean {
-    return this.#options.toolSet.functions.has(name);
+    // A `tools` function may answer any tool at resume time: it is asked again then.
+    if (this.#options.resolveTools !== undefined || this.#options.toolSet.functions.has(name)) return true;
+    // A run saved after a handoff waits on the tools of the agent that took over.
+    return this.#options.handoffs.some((target) => target.agent.hasFunctionTool(name));
   }
 
   /** Runs to the end (or to a pause for approvals); by default without streaming the HTTP answers. */
@@ -122,19 +158,31 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const runEmit = observed?.emit ?? emit;
     let create = observed?.create ?? this.#create;
     if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
+    const run: RunAgentOptions = {
+      ...agent,
+      state,
+      output,
+      maxTurns,
+      stream,
+      context: options.context,
+      client,
+      create,
+      signal,
+      emit: runEmit,
+    };
     try {
-      const result = await runAgent({
-        ...agent,
-        state,
-        output,
-        maxTurns,
-        stream,
-        context: options.context,
-        client,
-        create,
-        signal,
-        emit: runEmit,
-      });
+      let result: RunResult<unknown>;
+      if (
+        agent.handoffs.length > 0 ||
+        agent.inputGuardrails.length > 0 ||
+        agent.outputGuardrails.length > 0
+      ) {
+        const { runComposed } = await loadRunComposed();
+        result = await runComposed(run, { agent: this, resumed: input instanceof RunState });
+      } else {
+        result = await runAgent(run);
+        result.lastAgent = agent.name;
+      }
       observed?.end({ result });
       return result as RunResult<TOutput>;
     } catch (error) {

@@ -101,6 +101,25 @@ export interface AbortEvent {
   type: 'abort';
   reason?: unknown;
 }
+/** The conversation moved to another agent (a handoff); the next events are that agent's. */
+export interface HandoffEvent {
+  type: 'handoff';
+  /** Name of the agent that handed off. */
+  from: string;
+  /** Name of the agent that takes over. */
+  to: string;
+  toolCallId: string;
+}
+/** An event of an agent run as a tool (`agent.asTool`), forwarded to the parent run. */
+export interface SubAgentEvent {
+  type: 'sub-agent';
+  /** Name of the sub-agent. */
+  agent: string;
+  /** The parent's call of the agent tool. */
+  toolCallId: string;
+  /** The sub-agent's own event. */
+  event: AgentEvent;
+}
 
 /** Everything an `AgentStream` yields, keyed by `type` (names as in the Vercel AI SDK). */
 export type AgentEvent =
@@ -120,7 +139,9 @@ export type AgentEvent =
   | FinishEvent
   | ErrorEvent
   | AbortEvent
-  | ContextOverflowEvent;
+  | ContextOverflowEvent
+  | HandoffEvent
+  | SubAgentEvent;
 
 /** The `type` of any agent event. */
 export type AgentEventType = AgentEvent['type'];

@@ -1,4 +1,5 @@
 import type { SvcClient } from '../api/svc-client.js';
+import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
 import { executeToolCall } from '../tools/execute-tool-call.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
@@ -41,7 +42,8 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
       : new Set(runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId));
   // Each result is reported as soon as its call ends, not when the whole turn is done.
   const report = (outcome: ToolCallOutcome): void => {
-    if (!fresh?.has(outcome.toolCallId)) return;
+    // A suspended call (a sub-agent waiting for approval) is reported through its approval requests.
+    if (!fresh?.has(outcome.toolCallId) || ToolSuspendedError.isInstance(outcome.error)) return;
     const { toolCallId, toolName, input } = outcome;
     if (outcome.status === 'ok')
       emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });

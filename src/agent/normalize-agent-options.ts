@@ -7,12 +7,20 @@ import type { AgentOptions } from './agent-options.js';
 import type { NormalizedContextWindow } from './context/context-window-options.js';
 import { normalizeContextWindow } from './context/normalize-context-window.js';
 import { checkPriceTable, type PriceTable } from './cost/price-table.js';
+import { createToolSetResolver, type ResolveToolSet } from './dynamic-tools.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
+import type { Guardrail } from './guardrails/guardrail.js';
+import { createHandoffTools, type Handoff, stopOnHandoff, toHandoffs } from './handoffs/handoff.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
 
 /** Defaults of the agent's options. */
-export const defaultAgentOptions = { maxTurns: 10, toolConcurrency: 8, outputName: 'output' } as const;
+export const defaultAgentOptions = {
+  maxTurns: 10,
+  toolConcurrency: 8,
+  outputName: 'output',
+  name: 'agent',
+} as const;
 
 /** The agent's options, checked once and with defaults filled in. */
 export interface NormalizedAgentOptions {
@@ -29,6 +37,13 @@ export interface NormalizedAgentOptions {
   contextWindow: NormalizedContextWindow | undefined;
   instrumentation: AgentInstrumentation | undefined;
   prices: PriceTable | undefined;
+  name: string;
+  handoffDescription: string | undefined;
+  /** Set when `tools` is a function: the loop asks it for each step's tool set. */
+  resolveTools: ResolveToolSet | undefined;
+  handoffs: Handoff[];
+  inputGuardrails: readonly Guardrail[];
+  outputGuardrails: readonly Guardrail[];
 }
 
 /** Checks the agent's options (naming the field and rule) and fills in defaults. */
@@ -44,6 +59,10 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     stopWhen = [],
     hooks = {},
     outputName = defaultAgentOptions.outputName,
+    name = defaultAgentOptions.name,
+    handoffs = [],
+    inputGuardrails = [],
+    outputGuardrails = [],
   } = options;
   const client = options.client as unknown;
   if (typeof client !== 'object' || client === null || !('chat' in client)) {
@@ -72,11 +91,18 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
       });
     }
   }
-  const conditions = Array.isArray(stopWhen) ? stopWhen : [stopWhen];
+  if (typeof name !== 'string' || name === '') {
+    throw new AgentOptionsError({ field: 'name', rule: 'must be a non-empty string' });
+  }
+  const conditions = Array.isArray(stopWhen) ? [...stopWhen] : [stopWhen];
+  const targets = toHandoffs(handoffs);
+  if (targets.length > 0) conditions.push(stopOnHandoff(targets));
+  const handoffTools = createHandoffTools(targets);
+  const dynamic = typeof tools === 'function';
   return {
     model,
     instructions,
-    toolSet: createToolSet(tools),
+    toolSet: createToolSet(dynamic ? handoffTools : [...tools, ...handoffTools]),
     maxTurns,
     modelSettings,
     toolConcurrency,
@@ -88,6 +114,12 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     contextWindow: normalizeContextWindow(options.contextWindow),
     instrumentation: checkInstrumentation(options.instrumentation),
     prices: checkPriceTable(options.prices, model),
+    name,
+    handoffDescription: options.handoffDescription,
+    resolveTools: dynamic ? createToolSetResolver(tools, handoffTools) : undefined,
+    handoffs: targets,
+    inputGuardrails,
+    outputGuardrails,
   };
 }
 

@@ -9,6 +9,7 @@ import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
 import { priceStep } from './cost/price-step.js';
 import type { PriceTable } from './cost/price-table.js';
+import { type ResolveToolSet, refreshToolSet } from './dynamic-tools.js';
 import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
 import { attachRunState } from './errors/attach-run-state.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
@@ -19,6 +20,7 @@ import type { ModelSettings } from './model-settings.js';
 import { needsApprovalCheck, prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
 import { recordStep } from './record-step.js';
 import type { AgentStep, RunResult } from './run-result.js';
+import { runInScope, toolSetNeedsScope } from './run-scope.js';
 import type { RunState } from './run-state.js';
 import {
   cancelledText,
@@ -55,6 +57,12 @@ export interface RunAgentOptions {
   hooks: AgentHooks;
   /** Prices per model: each step's `usage.cost`. */
   prices?: PriceTable | undefined;
+  /** The agent's name (handed to tools that run agents, see `run-scope.ts`). */
+  name?: string;
+  /** Set when `tools` is a function: replaces `toolSet` before each step. */
+  resolveTools?: ResolveToolSet | undefined;
+  /** Awaited before any tool of the run starts (input guardrails running alongside the first request). */
+  beforeTools?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -68,6 +76,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
   try {
     if (state.pendingToolCalls.length > 0) {
       const step = state.steps.at(-1)!;
+      await refreshToolSet(options, step.index);
       if ((await runTools(options)) === 'interrupted') return finish(options, 'interrupted');
       await finishStep(options, step);
       if (await shouldStop(options)) return finish(options, 'completed');
@@ -80,6 +89,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       emit({ type: 'start-step', step: index });
       const started = options.hooks.onStepStart?.({ step: index, messages: state.messages, state });
       if (started !== undefined) await started;
+      const refreshed = refreshToolSet(options, index);
+      if (refreshed !== undefined) await refreshed;
       const params = buildRequest({
         model: options.model,
         instructions: options.instructions,
@@ -89,8 +100,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
         output: options.output?.request,
         stream: options.stream,
       });
-      // Not on the last allowed turn: its calls are answered "not run", so none may start early.
-      const eager = options.stream && turns + 1 < options.maxTurns ? startEagerly(options) : undefined;
+      // Not on the last allowed turn (its calls are answered "not run"), nor while input guardrails that
+      // tools must wait for are still running.
+      const eager =
+        options.stream && turns + 1 < options.maxTurns && !options.beforeTools
+          ? startEagerly(options)
+          : undefined;
       const completion = await callModel({
         create: options.create,
         params,
@@ -167,16 +182,21 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
 
 function runTools(options: RunAgentOptions, eager?: EagerToolStarter): Promise<'settled' | 'interrupted'> {
   const { state, toolSet, context, client, signal, emit } = options;
-  return executeTurnTools({
-    state,
-    toolSet,
-    context,
-    client,
-    signal,
-    emit,
-    concurrency: options.toolConcurrency,
-    eager,
-  });
+  const run = () =>
+    executeTurnTools({
+      state,
+      toolSet,
+      context,
+      client,
+      signal,
+      emit,
+      concurrency: options.toolConcurrency,
+      eager,
+    });
+  // Tools that run agents (`agent.asTool`) find this run's events, usage and state through the scope.
+  const start = () =>
+    toolSetNeedsScope(toolSet) ? runInScope({ agentName: options.name ?? 'agent', state, emit }, run) : run();
+  return options.beforeTools ? options.beforeTools().then(start) : start();
 }
 
 function startEagerly(options: RunAgentOptions): EagerToolStarter | undefined {

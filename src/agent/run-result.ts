@@ -64,6 +64,8 @@ interface RunResultBase {
   finishReason: FinishReason | null;
   /** Everything needed to resume (after approvals) or to continue later; serialises to JSON. */
   state: RunState;
+  /** Name of the agent that answered last (after handoffs, the one that took over). */
+  lastAgent?: string;
 }
 
 /** A run that ended with an answer. */

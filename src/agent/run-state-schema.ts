@@ -56,6 +56,8 @@ function createRunStateJsonSchema() {
     input: z.unknown().optional(),
     approval: z.enum(['none', 'pending', 'approved', 'rejected']),
     rejectionMessage: z.string().optional(),
+    // The paused run of an agent used as a tool (a saved RunState, read back by RunState.fromJSON).
+    subRun: z.unknown().optional(),
   });
 
   return z.object({

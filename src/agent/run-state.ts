@@ -16,6 +16,8 @@ export interface PendingToolCall {
   /** `none`: runs without a human; `pending`: waits; `approved` / `rejected`: decided. */
   approval: 'none' | 'pending' | 'approved' | 'rejected';
   rejectionMessage?: string;
+  /** The paused run of an agent used as a tool: its interruptions are this run's, and it resumes with it. */
+  subRun?: RunState;
 }
 
 /** What `RunState.fromJSON` needs to know about the agent that resumes the run. */
@@ -62,17 +64,21 @@ export class RunState {
   get interruptions(): ToolApprovalItem[] {
     return this.pendingToolCalls
       .filter((call) => call.approval === 'pending')
-      .map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input }));
+      .flatMap(({ toolCallId, toolName, input, subRun }) =>
+        subRun ? subRun.interruptions : [{ toolCallId, toolName, input }],
+      );
   }
 
   /** Lets a paused call run when the run resumes with `agent.run(state)`. */
   approve(toolCallId: string): this {
+    if (this.#decideInSubRun(toolCallId, (sub) => sub.approve(toolCallId))) return this;
     this.#awaitingDecision(toolCallId).approval = 'approved';
     return this;
   }
 
   /** Refuses a paused call; the model is told it was rejected, with `message` as the reason. */
   reject(toolCallId: string, message?: string): this {
+    if (this.#decideInSubRun(toolCallId, (sub) => sub.reject(toolCallId, message))) return this;
     const call = this.#awaitingDecision(toolCallId);
     call.approval = 'rejected';
     if (message !== undefined) call.rejectionMessage = message;
@@ -80,9 +86,20 @@ export class RunState {
     return this;
   }
 
+  /** Decides a call of a paused sub-agent; once none of its calls waits, the agent tool's call may run. */
+  #decideInSubRun(toolCallId: string, decide: (sub: RunState) => void): boolean {
+    const owner = this.pendingToolCalls.find(
+      (call) => call.subRun?.interruptions.some((item) => item.toolCallId === toolCallId) === true,
+    );
+    if (!owner?.subRun) return false;
+    decide(owner.subRun);
+    if (owner.subRun.interruptions.length === 0) owner.approval = 'approved';
+    return true;
+  }
+
   #awaitingDecision(toolCallId: string): PendingToolCall {
     const call = this.pendingToolCalls.find((candidate) => candidate.toolCallId === toolCallId);
-    if (!call || call.approval === 'none') {
+    if (!call || call.approval === 'none' || call.subRun) {
       const waiting = this.interruptions.map((item) => item.toolCallId);
       throw new ToolApprovalError({
         toolCallId,
@@ -99,7 +116,9 @@ export class RunState {
       steps: this.steps.map((step) => ({ ...step })),
       usage: { ...this.usage },
       turn: this.turn,
-      pendingToolCalls: this.pendingToolCalls.map((call) => ({ ...call })),
+      pendingToolCalls: this.pendingToolCalls.map((call) =>
+        call.subRun ? { ...call, subRun: call.subRun.clone() } : { ...call },
+      ),
       ledger: this.ledger,
       outputRepairs: this.outputRepairs,
     });
@@ -113,7 +132,9 @@ export class RunState {
       messages: this.messages as unknown as RunStateJson['messages'],
       steps: this.steps.map(toJsonSafeStep) as unknown as RunStateJson['steps'],
       usage: this.usage,
-      pendingToolCalls: this.pendingToolCalls,
+      pendingToolCalls: this.pendingToolCalls.map((call) =>
+        call.subRun ? { ...call, subRun: call.subRun.toJSON() } : call,
+      ),
       ledger: this.ledger.toJSON(),
       outputRepairs: this.outputRepairs,
     };
@@ -152,12 +173,21 @@ export class RunState {
       messages: json.messages as unknown as ChatMessage[],
       steps: json.steps as unknown as AgentStep[],
       usage: json.usage,
-      pendingToolCalls: json.pendingToolCalls.map((call) => ({ ...call }) as PendingToolCall),
+      pendingToolCalls: json.pendingToolCalls.map((call) => {
+        const pending = { ...call } as PendingToolCall;
+        // A sub-agent's tools belong to that agent, which the agent tool brings back on resume.
+        if (call.subRun !== undefined)
+          pending.subRun = RunState.fromJSON(call.subRun as RunStateJson, anyOwner);
+        else delete pending.subRun;
+        return pending;
+      }),
       ledger: ToolCallLedger.fromJSON(json.ledger),
       outputRepairs: json.outputRepairs,
     });
   }
 }
+
+const anyOwner: RunStateOwner = { hasFunctionTool: () => true };
 
 // Tool outputs may hold values JSON cannot carry (BigInt, cycles); the tool message text is what matters.
 function toJsonSafeStep(step: AgentStep): AgentStep {

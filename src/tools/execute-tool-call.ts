@@ -2,6 +2,7 @@ import type { SvcClient } from '../api/svc-client.js';
 import type { ToolCall } from '../api/types/chat.js';
 import { NoSuchToolError } from './errors/no-such-tool-error.js';
 import { ToolExecutionError } from './errors/tool-execution-error.js';
+import { ToolSuspendedError } from './errors/tool-suspended-error.js';
 import { ToolTimeoutError } from './errors/tool-timeout-error.js';
 import { formatToolOutput } from './format-tool-output.js';
 import { runWithTimeout } from './run-with-timeout.js';
@@ -105,6 +106,10 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
         error: toError(result.error),
       };
     default: {
+      // Not done, only waiting: an unexecuted outcome, which the ledger forgets, so a resume runs it again.
+      if (ToolSuspendedError.isInstance(result.error)) {
+        return { ...base, input, status: 'aborted', content: result.error.message, error: result.error };
+      }
       const error = new ToolExecutionError({
         toolName,
         toolCallId: call.id,

@@ -60,6 +60,20 @@ const expectations: Record<string, { stdout: RegExp[]; files?: Record<string, st
       /answer: .*light rain/,
     ],
   },
+  'mcp-tools.ts': {
+    stdout: [
+      /MCP tools: search_notes, erase_memo \(approval\)/,
+      /→ search_notes\(\{"query":.*\}\)\n← n1: Refunds/,
+      /agent: .*30 days/,
+      /erase_memo waits for approval: erase_memo\nagent: .*rejected.*audits/,
+    ],
+  },
+  'multi-agent.ts': {
+    stdout: [
+      /customer: I was charged twice.*\n {2}triage → billing\n {2}refund_payment\(.*\)\nbilling: .*refunded true/,
+      /customer: Please check the support notes.*\n {2}triage → support\n {2}search_notes\(.*\)\nsupport: .*n3: Password resets/,
+    ],
+  },
   'image.ts': { stdout: [/wrote lighthouse\.png \(seed 42\)/], files: { 'lighthouse.png': '\x89PNG' } },
   'voice-clone.ts': {
     stdout: [/cloned voice (voice-\S+)/, /wrote voice-preview\.wav/, /voice voice-\S+ from file file-\S+/],

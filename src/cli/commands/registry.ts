@@ -6,6 +6,7 @@ import { kbAddCommand } from './kb-add.js';
 import { kbAskCommand } from './kb-ask.js';
 import { kbCreateCommand } from './kb-create.js';
 import { kbLsCommand } from './kb-ls.js';
+import { mcpServeCommand } from './mcp-serve.js';
 import { serveCommand } from './serve.js';
 import { tokensCommand } from './tokens.js';
 import { voiceCloneCommand } from './voice-clone.js';
@@ -23,5 +24,6 @@ export const commands: CommandSpec[] = [
   voiceCloneCommand,
   voiceLsCommand,
   tokensCommand,
+  mcpServeCommand,
   emulatorCommand,
 ];

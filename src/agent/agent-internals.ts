@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import type { SvcClient } from '../api/svc-client.js';
+import type { CreateChatCompletion } from './call-model.js';
+import type { NormalizedAgentOptions } from './normalize-agent-options.js';
+
+/** What runs composed of several agents (handoffs) need of each agent, kept off its public surface. */
+export interface AgentInternals {
+  options: NormalizedAgentOptions;
+  client: SvcClient;
+  create: CreateChatCompletion;
+  output: z.ZodType | undefined;
+}
+
+const registry = new WeakMap<object, AgentInternals>();
+
+/** Called by the `Agent` constructor. */
+export function registerAgentInternals(agent: object, internals: AgentInternals): void {
+  registry.set(agent, internals);
+}
+
+/** The internals of an agent built by this copy of svc-agents. */
+export function agentInternals(agent: object): AgentInternals {
+  const internals = registry.get(agent);
+  if (!internals) throw new TypeError('not an Agent of this copy of svc-agents');
+  return internals;
+}

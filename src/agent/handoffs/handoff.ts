@@ -1,0 +1,113 @@
+import type { ChatMessage } from '../../api/types/chat.js';
+import { defineTool, TOOL_NAME_PATTERN } from '../../tools/define-tool.js';
+import type { Tool } from '../../tools/tool.js';
+import type { Agent } from '../agent.js';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
+import type { AgentStep } from '../run-result.js';
+import type { StopCondition } from '../stop-conditions.js';
+
+/** Chooses what history the next agent gets; `messages` ends with the transfer call and its result. */
+export type HandoffInputFilter = (args: {
+  messages: ChatMessage[];
+  from: string;
+  to: string;
+}) => ChatMessage[];
+
+/** A handoff target with its options; `handoff(agent, ...)` builds one, a bare agent means the defaults. */
+export interface Handoff {
+  readonly kind: 'handoff';
+  // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output can take over.
+  readonly agent: Agent<any, any>;
+  /** The tool the model calls. @default `transfer_to_<agent name>` */
+  readonly toolName: string;
+  /** The tool's description. @default from the agent's `handoffDescription` */
+  readonly description: string;
+  /** What history moves to the next agent. @default all of it */
+  readonly inputFilter: HandoffInputFilter | undefined;
+}
+
+/** Options of `handoff`. */
+export interface HandoffOptions {
+  /** The tool the model calls. @default `transfer_to_<agent name>` */
+  toolName?: string;
+  /** The tool's description (when to hand off). */
+  description?: string;
+  /** What history moves to the next agent. @default all of it */
+  inputFilter?: HandoffInputFilter;
+}
+
+/**
+ * A handoff to `agent` with options: a custom tool name or description, or an input filter.
+ * @example
+ * new Agent({ ..., handoffs: [handoff(billing, { inputFilter: handoffFilters.removeToolHistory })] })
+ */
+// biome-ignore lint/suspicious/noExplicitAny: agents of any context and output can take over.
+export function handoff(agent: Agent<any, any>, options: HandoffOptions = {}): Handoff {
+  const toolName = options.toolName ?? `transfer_to_${agent.name}`;
+  if (!TOOL_NAME_PATTERN.test(toolName)) {
+    throw new AgentOptionsError({
+      field: 'handoffs',
+      rule: `tool name "${toolName}" must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$; give the agent a shorter name or pass toolName`,
+    });
+  }
+  const description =
+    options.description ??
+    `Hand the conversation over to the ${agent.name} agent${agent.handoffDescription ? `: ${agent.handoffDescription}` : '.'}`;
+  return Object.freeze({
+    kind: 'handoff' as const,
+    agent,
+    toolName,
+    description,
+    inputFilter: options.inputFilter,
+  });
+}
+
+/** Ready-made input filters. */
+export const handoffFilters = {
+  /** Keeps the user's messages and the assistants' text; drops tool calls and tool results. */
+  removeToolHistory: ({ messages }: { messages: ChatMessage[] }): ChatMessage[] =>
+    messages.filter(
+      (message) =>
+        message.role !== 'tool' &&
+        !(message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0 && !message.content),
+    ),
+};
+
+/** The `handoffs` option as handoffs: bare agents get the defaults. */
+// biome-ignore lint/suspicious/noExplicitAny: agents of any context and output can take over.
+export function toHandoffs(entries: ReadonlyArray<Agent<any, any> | Handoff>): Handoff[] {
+  return entries.map((entry) =>
+    (entry as Handoff).kind === 'handoff' ? (entry as Handoff) : handoff(entry as Agent),
+  );
+}
+
+/** The `transfer_to_<name>` tools: running one only records the wish; the run then stops and hands off. */
+export function createHandoffTools(handoffs: readonly Handoff[]): Tool[] {
+  return handoffs.map((target) =>
+    defineTool({
+      name: target.toolName,
+      description: target.description,
+      idempotent: true,
+      execute: () => `Transferred to ${target.agent.name}; it answers from here.`,
+    }),
+  );
+}
+
+/** The handoff the last step asked for (its first successful transfer call), if any. */
+export function requestedHandoff(
+  step: AgentStep | undefined,
+  handoffs: readonly Handoff[],
+): { handoff: Handoff; toolCallId: string } | undefined {
+  if (!step || handoffs.length === 0) return undefined;
+  for (const result of step.toolResults) {
+    if (result.status !== 'ok') continue;
+    const target = handoffs.find((candidate) => candidate.toolName === result.toolName);
+    if (target) return { handoff: target, toolCallId: result.toolCallId };
+  }
+  return undefined;
+}
+
+/** Stops a run after the tool turn that made a handoff, so the next agent can take over. */
+export function stopOnHandoff(handoffs: readonly Handoff[]): StopCondition {
+  return ({ steps }) => requestedHandoff(steps.at(-1), handoffs) !== undefined;
+}

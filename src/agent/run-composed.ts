@@ -1,0 +1,226 @@
+import type { z } from 'zod';
+import type { ChatMessage } from '../api/types/chat.js';
+import type { AgentInternals } from './agent-internals.js';
+import { agentInternals } from './agent-internals.js';
+import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
+import type { AgentEvent } from './events.js';
+import type { Guardrail } from './guardrails/guardrail.js';
+import { GuardrailTripwireError } from './guardrails/guardrail-tripwire-error.js';
+import { requestedHandoff } from './handoffs/handoff.js';
+import { type RunAgentOptions, runAgent } from './run-agent.js';
+import type { RunResult } from './run-result.js';
+import type { RunState } from './run-state.js';
+import { buildOutputRequest } from './structured-output.js';
+
+/** Options of `runComposed`. */
+export interface RunComposedOptions {
+  /** The agent `run`/`stream` was called on. */
+  agent: object;
+  /** The input was a saved `RunState`: its input was checked when it started, and handoffs are replayed. */
+  resumed: boolean;
+}
+
+/**
+ * A run with handoffs and guardrails around the plain loop: input guardrails before or alongside the first
+ * request (tools wait for them), then `runAgent` for the agent in charge; a successful `transfer_to_<name>`
+ * call ends that agent's part and the next one continues on the same state (filtered history, `handoff`
+ * event, shared turn budget); output guardrails check the final answer, with at most one corrective turn.
+ */
+export async function runComposed(
+  base: RunAgentOptions,
+  { agent, resumed }: RunComposedOptions,
+): Promise<RunResult<unknown>> {
+  const { state } = base;
+  let current = resumed ? replayHandoffs(agentInternals(agent), state) : agentInternals(agent);
+  let options = current === agentInternals(agent) ? base : optionsFor(base, current);
+  const firstTurn = state.turn;
+  let started = false;
+  let repaired = false;
+
+  // Input guardrails: serial ones first; parallel ones alongside the first request, tools waiting for them.
+  // A tripwire, or a guardrail that failed: either stops the run.
+  let tripped: unknown;
+  let inputCheck: Promise<void> | undefined;
+  let signal = base.signal;
+  const guards = resumed ? [] : current.options.inputGuardrails;
+  if (guards.length > 0) {
+    const text = lastUserText(state.messages);
+    const args = {
+      value: text,
+      text,
+      messages: state.messages,
+      context: base.context,
+      agent: current.options.name,
+    };
+    const serial = guards.filter((guard) => !guard.runInParallel);
+    const trip = await firstTripwire(serial, { ...args, signal }, 'input', state);
+    if (trip) throw trip;
+    const parallel = guards.filter((guard) => guard.runInParallel);
+    if (parallel.length > 0) {
+      const controller = new AbortController();
+      signal = AbortSignal.any([base.signal, controller.signal]);
+      const stop = (error: unknown) => {
+        tripped = error;
+        controller.abort(error);
+      };
+      inputCheck = firstTripwire(parallel, { ...args, signal }, 'input', state).then(
+        (error) => (error ? stop(error) : undefined),
+        stop,
+      );
+    }
+  }
+  const beforeTools = inputCheck
+    ? async () => {
+        await inputCheck;
+        if (tripped) throw tripped;
+      }
+    : undefined;
+
+  try {
+    for (;;) {
+      const owner = current;
+      const emit = (event: AgentEvent) => {
+        // One `start` and one `finish` for the whole run, whichever agents take part.
+        if (event.type === 'start') {
+          if (started) return;
+          started = true;
+        }
+        if (event.type === 'finish' && requestedHandoff(state.steps.at(-1), owner.options.handoffs)) return;
+        base.emit(event);
+      };
+      const turnsLeft = base.maxTurns - (state.turn - firstTurn);
+      const result = await runAgent({
+        ...options,
+        state,
+        signal,
+        emit,
+        beforeTools,
+        maxTurns: Math.max(1, turnsLeft),
+      });
+      if (inputCheck) await inputCheck;
+      if (tripped) throw tripped;
+      result.lastAgent = current.options.name;
+      if (result.status === 'interrupted') return result;
+
+      const requested = requestedHandoff(state.steps.at(-1), current.options.handoffs);
+      if (requested) {
+        if (state.turn - firstTurn >= base.maxTurns) {
+          throw new MaxTurnsExceededError({ maxTurns: base.maxTurns, result, state });
+        }
+        const next = agentInternals(requested.handoff.agent);
+        const filter = requested.handoff.inputFilter;
+        if (filter) {
+          state.messages = filter({
+            messages: [...state.messages],
+            from: current.options.name,
+            to: next.options.name,
+          });
+        }
+        base.emit({
+          type: 'handoff',
+          from: current.options.name,
+          to: next.options.name,
+          toolCallId: requested.toolCallId,
+        });
+        current = next;
+        options = optionsFor(base, next);
+        continue;
+      }
+
+      const outputGuards = current.options.outputGuardrails;
+      if (outputGuards.length > 0) {
+        const args = {
+          value: result.output ?? result.text,
+          text: result.text,
+          messages: state.messages,
+          context: base.context,
+          agent: current.options.name,
+          signal,
+        };
+        const trip = await firstTripwire(outputGuards, args, 'output', state);
+        if (trip) {
+          const guard = outputGuards.find((candidate) => candidate.name === trip.guardrail);
+          if (!guard?.repair || repaired || state.turn - firstTurn >= base.maxTurns) throw trip;
+          repaired = true;
+          const why = trip.reason;
+          state.messages.push({
+            role: 'user',
+            content: `Your answer did not pass the ${trip.guardrail} check${why ? ` (${why})` : ''}. Answer again, fixing that.`,
+          });
+          continue;
+        }
+      }
+      return result;
+    }
+  } catch (error) {
+    // An input tripwire aborts the request in flight: report the tripwire, not the abort it caused.
+    throw tripped ?? error;
+  }
+}
+
+/** Run options for another agent of the same run: its model, instructions, tools and output. */
+function optionsFor(base: RunAgentOptions, internals: AgentInternals): RunAgentOptions {
+  const { options } = internals;
+  const schema = internals.output;
+  return {
+    ...options,
+    state: base.state,
+    output: schema
+      ? {
+          schema: schema as z.ZodType,
+          request: buildOutputRequest(schema, options.model, options.outputName),
+        }
+      : undefined,
+    maxTurns: base.maxTurns,
+    stream: base.stream,
+    context: base.context,
+    client: internals.client,
+    create: internals.create,
+    signal: base.signal,
+    emit: base.emit,
+  };
+}
+
+/** Follows the handoffs recorded in a saved run's steps, so a resumed run continues with the agent in charge. */
+function replayHandoffs(start: AgentInternals, state: RunState): AgentInternals {
+  let current = start;
+  for (const step of state.steps) {
+    const requested = requestedHandoff(step, current.options.handoffs);
+    if (requested) current = agentInternals(requested.handoff.agent);
+  }
+  return current;
+}
+
+/** Runs guardrails at once; the first tripwire (in list order) becomes the error, carrying the state. */
+async function firstTripwire(
+  guards: readonly Guardrail[],
+  args: Parameters<Guardrail['check']>[0],
+  stage: 'input' | 'output',
+  state: RunState,
+): Promise<GuardrailTripwireError | undefined> {
+  if (guards.length === 0) return undefined;
+  const verdicts = await Promise.all(guards.map((guard) => guard.check(args)));
+  const index = verdicts.findIndex((verdict) => verdict.tripwire);
+  if (index < 0) return undefined;
+  const verdict = verdicts[index]!;
+  return new GuardrailTripwireError({
+    guardrail: guards[index]!.name,
+    stage,
+    info: verdict.info,
+    reason: verdict.reason,
+    state,
+  });
+}
+
+function lastUserText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'user') continue;
+    if (typeof message.content === 'string') return message.content;
+    return message.content
+      .map((part) => (part.type === 'text' ? part.text : ''))
+      .filter(Boolean)
+      .join('\n');
+  }
+  return '';
+}

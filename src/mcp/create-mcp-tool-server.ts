@@ -1,0 +1,65 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { SvcClient } from '../api/svc-client.js';
+import { createToolSet } from '../tools/create-tool-set.js';
+import { executeToolCall } from '../tools/execute-tool-call.js';
+import type { Tool } from '../tools/tool.js';
+
+/** Options of `createMcpToolServer`. */
+export interface McpToolServerOptions {
+  /** The tools to serve (function tools; arguments are checked by each tool's own schema). */
+  tools: readonly Tool[];
+  /** MCP annotations per tool name (`readOnlyHint`, `destructiveHint`, ...). */
+  annotations?: Readonly<Record<string, ToolAnnotations>>;
+  /** Handed to tools as `ctx.client`. */
+  client?: SvcClient | undefined;
+  /** Server name in the MCP handshake. @default 'svc-agents' */
+  name?: string;
+  /** Server version in the MCP handshake. @default '0.1.0' */
+  version?: string;
+}
+
+/**
+ * An MCP server (the SDK's low-level `Server`, not yet connected) offering agent tools: `tools/list`
+ * sends each tool's JSON Schema as it is, `tools/call` runs the tool like an agent would. Unknown tools,
+ * bad arguments, failing tools and timeouts come back as an `isError` result with the same text a model
+ * would read, so the server keeps serving. Object results are also sent as `structuredContent`.
+ */
+export function createMcpToolServer(options: McpToolServerOptions): Server {
+  const { tools, annotations = {}, client, name = 'svc-agents', version = '0.1.0' } = options;
+  const toolSet = createToolSet(tools);
+  const server = new Server({ name, version }, { capabilities: { tools: {} } });
+  const listed = tools.map((tool) => {
+    const hints = annotations[tool.name];
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.definition.function.parameters as { type: 'object'; [key: string]: unknown },
+      ...(hints ? { annotations: hints } : {}),
+    };
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const outcome = await executeToolCall({
+      toolSet,
+      call: {
+        id: `mcp_${String(extra.requestId)}`,
+        type: 'function',
+        function: { name: request.params.name, arguments: JSON.stringify(request.params.arguments ?? {}) },
+      },
+      client,
+      signal: extra.signal,
+    });
+    const content = [{ type: 'text' as const, text: outcome.content }];
+    if (outcome.status !== 'ok') return { content, isError: true };
+    const output = outcome.output;
+    const structured = typeof output === 'object' && output !== null && !Array.isArray(output);
+    return structured ? { content, structuredContent: output as Record<string, unknown> } : { content };
+  });
+  return server;
+}
