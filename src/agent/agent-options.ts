@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { HostedTool, Tool } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
+import type { Store } from './durable/store.js';
+import type { AgentEvent } from './events.js';
 import type { ModelSettings } from './model-settings.js';
 import type { StopCondition } from './stop-conditions.js';
 
@@ -30,6 +32,10 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   stopWhen?: StopCondition | StopCondition[];
   /** Lifecycle hooks. */
   hooks?: AgentHooks;
+  /** Keeps every run (checkpointed after each model turn and tool call) and sessions; see `svc-agents/stores`. */
+  store?: Store;
+  /** The agent's name in stored run records. @default 'agent' */
+  name?: string;
   /** For tests: a deterministic id generator for calls the service left without an id. */
   _internal?: { generateId?: () => string };
 }
@@ -44,4 +50,13 @@ export interface AgentRunOptions<TContext = unknown> {
   maxTurns?: number;
   /** Call the service with `stream: true`. @default true for agent.stream, false for agent.run */
   stream?: boolean;
+  /** The run's id (`result.runId`, `ctx.runId`; its key in the store). @default a random UUID */
+  runId?: string;
+  /** A session id: its stored history is prepended and the run's new items appended (needs `store`). */
+  session?: string;
+  /** Called with every event of the run, also for `agent.run` (which has no stream to read). */
+  onEvent?: (event: AgentEvent) => void;
 }
+
+/** Options of `agent.resume`, `agent.approve` and `agent.reject`. */
+export type AgentResumeOptions<TContext = unknown> = Omit<AgentRunOptions<TContext>, 'runId' | 'session'>;

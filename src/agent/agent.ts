@@ -1,9 +1,12 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import type { AgentOptions, AgentRunOptions } from './agent-options.js';
+import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream, type AgentStreamControls } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
+import type { DurableHooks } from './durable/durable-run.js';
+import type { Store } from './durable/store.js';
+import { StoredRunRef } from './durable/stored-run-ref.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import { ignoreEvents } from './ignore-events.js';
 import { neverAborted } from './never-aborted.js';
@@ -23,6 +26,11 @@ const loadRunAgent = () => {
   runAgentModule ??= import('./run-agent.js');
   return runAgentModule;
 };
+let durableModule: Promise<typeof import('./durable/execute-durably.js')> | undefined;
+const loadDurable = () => {
+  durableModule ??= import('./durable/execute-durably.js');
+  return durableModule;
+};
 
 /** What a run starts from: a user message, a conversation to continue, or a saved state to resume. */
 export type AgentInput = string | readonly ChatMessage[] | RunState;
@@ -39,9 +47,13 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   readonly #client: SvcClient;
   readonly #output: z.ZodType<TOutput> | undefined;
   readonly #create: CreateChatCompletion;
+  readonly #store: Store | undefined;
+  readonly #name: string;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     this.#options = normalizeAgentOptions(options);
+    this.#store = options.store;
+    this.#name = options.name ?? 'agent';
     const client = options.client;
     this.#client = client;
     this.#output = options.output;
@@ -63,9 +75,45 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     // Nobody can observe a run()'s events or abort it except through `options.signal`: no AgentStream,
     // no AbortController and no event objects, just the loop.
     return this.#execute(input, options, options.stream ?? false, {
-      emit: ignoreEvents,
+      emit: options.onEvent ?? ignoreEvents,
       signal: options.signal ?? neverAborted,
     });
+  }
+
+  /** Continues a run kept in the agent's `store` from its last checkpoint (a completed run is answered as stored). */
+  resume(runId: string, options: AgentResumeOptions<TContext> = {}): Promise<RunResult<TOutput>> {
+    return this.#execute(new StoredRunRef(runId), options, options.stream ?? false, {
+      emit: options.onEvent ?? ignoreEvents,
+      signal: options.signal ?? neverAborted,
+    });
+  }
+
+  /** Records in the store that a paused call may run, then resumes the run. */
+  async approve(
+    runId: string,
+    toolCallId: string,
+    options: AgentResumeOptions<TContext> = {},
+  ): Promise<RunResult<TOutput>> {
+    const { recordDecision } = await loadDurable();
+    await recordDecision(this.#requireStore('approve'), runId, toolCallId, { approved: true });
+    return this.resume(runId, options);
+  }
+
+  /** Records in the store that a paused call is refused (the model is told, with `reason`), then resumes. */
+  async reject(
+    runId: string,
+    toolCallId: string,
+    reason?: string,
+    options: AgentResumeOptions<TContext> = {},
+  ): Promise<RunResult<TOutput>> {
+    const { recordDecision } = await loadDurable();
+    await recordDecision(this.#requireStore('reject'), runId, toolCallId, { approved: false, reason });
+    return this.resume(runId, options);
+  }
+
+  #requireStore(method: string): Store {
+    if (!this.#store) throw new AgentOptionsError({ field: 'store', rule: `required by agent.${method}` });
+    return this.#store;
   }
 
   /** Runs and streams events as they happen; see `AgentStream`. */
@@ -78,7 +126,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
 
   // Checked inside the run, so a bad option rejects `result` (and yields `error`) like any failure.
   async #execute(
-    input: AgentInput,
+    input: AgentInput | StoredRunRef,
     options: AgentRunOptions<TContext>,
     stream: boolean,
     { emit, signal }: AgentStreamControls,
@@ -94,19 +142,42 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
           request: buildOutputRequest(outputSchema, agent.model, agent.outputName),
         }
       : undefined;
-    const state = toRunState(input);
     const { runAgent } = await loadRunAgent();
-    return (await runAgent({
-      ...agent,
-      state,
-      output,
-      maxTurns,
-      stream,
-      context: options.context,
-      client,
-      create: this.#create,
-      signal,
-      emit,
+    const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
+    const loop = (state: RunState, durable?: DurableHooks) =>
+      runAgent({
+        ...agent,
+        state,
+        output,
+        maxTurns,
+        stream,
+        context: options.context,
+        client,
+        create: this.#create,
+        signal,
+        emit,
+        runId,
+        durable,
+      }) as Promise<RunResult<TOutput>>;
+    const store = this.#store;
+    if (store === undefined) {
+      if (input instanceof StoredRunRef) this.#requireStore('resume');
+      if (options.session !== undefined) {
+        throw new AgentOptionsError({ field: 'session', rule: 'needs the agent option store' });
+      }
+      return loop(toRunState(input as AgentInput));
+    }
+    const { executeDurably } = await loadDurable();
+    return (await executeDurably({
+      store,
+      agentName: this.#name,
+      runId,
+      owner: this,
+      toolSet: agent.toolSet,
+      input: input instanceof StoredRunRef ? undefined : () => toRunState(input),
+      session: options.session,
+      fresh: !(input instanceof RunState),
+      loop,
     })) as RunResult<TOutput>;
   }
 }

@@ -18,6 +18,10 @@ export interface ExecuteTurnToolsOptions {
   signal: AbortSignal;
   concurrency: number;
   emit: (event: AgentEvent) => void;
+  /** The run's id, handed to tools as `ctx.runId`. */
+  runId?: string | undefined;
+  /** Awaited after each call finishes (a durable run checkpoints there). */
+  onToolFinished?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -51,6 +55,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
         error: outcome.error ?? new Error(outcome.content),
       });
   };
+  const step = state.steps.length - 1;
   const outcomes = await runPool(runnable, options.concurrency, async (call) => {
     const outcome = await executeToolCall({
       toolSet,
@@ -60,8 +65,11 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
       signal,
       ledger: state.ledger,
       parsedArguments: parsedArgumentsOf(call),
+      runId: options.runId,
+      step,
     });
     report(outcome);
+    if (options.onToolFinished) await options.onToolFinished();
     return outcome;
   });
   throwIfAborted(signal);

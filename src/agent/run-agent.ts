@@ -7,6 +7,7 @@ import { buildRequest } from './build-request.js';
 import { buildRunResult } from './build-run-result.js';
 import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
+import type { DurableHooks } from './durable/durable-run.js';
 import { attachRunState } from './errors/attach-run-state.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
@@ -50,6 +51,10 @@ export interface RunAgentOptions {
   emit: (event: AgentEvent) => void;
   generateId: () => string;
   hooks: AgentHooks;
+  /** The run's id, handed to tools as `ctx.runId`. */
+  runId: string;
+  /** Checkpoints of a run kept in a store. */
+  durable?: DurableHooks | undefined;
 }
 
 /**
@@ -132,6 +137,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
           client: options.client,
           signal,
           emit,
+          runId: options.runId,
+          step: step.index,
         });
       }
       if (atLimit) {
@@ -139,7 +146,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
           unrunResult(call, 'turn-limit', turnLimitText(call, options.maxTurns)),
         );
         await finishStep(options, step);
-        const result = buildRunResult<unknown>(state, 'completed');
+        const result = buildRunResult<unknown>(state, 'completed', undefined, options.runId);
         throw new MaxTurnsExceededError({ maxTurns: options.maxTurns, result, state });
       }
       if ((await runTools(options)) === 'interrupted') {
@@ -157,16 +164,21 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
 }
 
 function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> {
-  const { state, toolSet, context, client, signal, emit } = options;
-  return executeTurnTools({
-    state,
-    toolSet,
-    context,
-    client,
-    signal,
-    emit,
-    concurrency: options.toolConcurrency,
-  });
+  const { state, toolSet, context, client, signal, emit, durable } = options;
+  const execute = () =>
+    executeTurnTools({
+      state,
+      toolSet,
+      context,
+      client,
+      signal,
+      emit,
+      concurrency: options.toolConcurrency,
+      runId: options.runId,
+      onToolFinished: durable && (() => durable.afterToolCall(state)),
+    });
+  // A durable run checkpoints the model's turn before any of its tools starts.
+  return durable ? durable.beforeTools(state).then(execute) : execute();
 }
 
 /** Emits `finish-step` and calls the hook: a promise only when the hook returned one. */
@@ -189,7 +201,7 @@ function finish(
   status: 'completed' | 'interrupted',
   output?: unknown,
 ): RunResult<unknown> {
-  const result = buildRunResult(options.state, status, output);
+  const result = buildRunResult(options.state, status, output, options.runId);
   options.emit({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
   return result;
 }

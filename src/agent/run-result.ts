@@ -64,6 +64,8 @@ interface RunResultBase {
   finishReason: FinishReason | null;
   /** Everything needed to resume (after approvals) or to continue later; serialises to JSON. */
   state: RunState;
+  /** The run's id (`options.runId`, or generated): its key in the agent's `store`, and `ctx.runId` of its tools. */
+  runId: string;
 }
 
 /** A run that ended with an answer. */

@@ -40,6 +40,8 @@ export interface RunRecord {
   inFlight?: string[];
   /** The final answer text (when `completed`). */
   text?: string;
+  /** The validated structured output (when `completed` and the agent has `output`). */
+  output?: unknown;
 }
 
 /** The writable fields of a run record (the store sets `version`, `createdAt` and `updatedAt`). */
