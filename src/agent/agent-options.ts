@@ -56,6 +56,8 @@ export interface AgentRunOptions<TContext = unknown> {
   session?: string;
   /** Called with every event of the run, also for `agent.run` (which has no stream to read). */
   onEvent?: (event: AgentEvent) => void;
+  /** The store of this run instead of the agent's (a queue worker runs shared agents on its store). */
+  store?: Store;
 }
 
 /** Options of `agent.resume`, `agent.approve` and `agent.reject`. */

@@ -159,7 +159,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
         runId,
         durable,
       }) as Promise<RunResult<TOutput>>;
-    const store = this.#store;
+    const store = options.store ?? this.#store;
     if (store === undefined) {
       if (input instanceof StoredRunRef) this.#requireStore('resume');
       if (options.session !== undefined) {

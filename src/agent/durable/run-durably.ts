@@ -26,6 +26,15 @@ export interface StartDurableRunOptions {
 
 /** Records a new run under `runId` (a `RunConflictError` if that id exists) and runs it. */
 export async function startDurableRun(options: StartDurableRunOptions): Promise<RunResult<unknown>> {
+  const record = await createRunRecord(options);
+  return drive(new DurableRun({ store: options.store, record }), options.state, options.loop);
+}
+
+/**
+ * Stores a new run (status `running`) for `state`, prepending the session's history to fresh input:
+ * what `agent.run` does before running, and `queue.enqueue` before a worker picks the run up.
+ */
+export async function createRunRecord(options: Omit<StartDurableRunOptions, 'loop'>): Promise<RunRecord> {
   const { store, state, session, runId } = options;
   let link: RunRecord['session'];
   if (session !== undefined) {
@@ -34,7 +43,7 @@ export async function startDurableRun(options: StartDurableRunOptions): Promise<
     const start = options.fresh ? history.length : state.messages.length;
     link = { id: session, start, appended: start };
   }
-  const record = await store.createRun({
+  return store.createRun({
     id: runId,
     agentName: options.agentName,
     status: 'running',
@@ -42,7 +51,6 @@ export async function startDurableRun(options: StartDurableRunOptions): Promise<
     interruptions: [],
     ...(link && { session: link }),
   });
-  return drive(new DurableRun({ store, record }), state, options.loop);
 }
 
 /** Options of `resumeDurableRun`. */
