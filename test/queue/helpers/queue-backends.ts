@@ -11,7 +11,16 @@ export interface QueueBackend {
   name: 'redis' | 'postgres';
   available: boolean;
   /** A fresh namespace: connection, queue name and store, with `cleanup` removing all of it. */
-  create(): { connection: QueueConnection; queueName: string; store: Store; cleanup(): Promise<void> };
+  create(): QueueNamespace;
+}
+
+/** One test's queue and store, and how a worker process reaches that store. */
+export interface QueueNamespace {
+  connection: QueueConnection;
+  queueName: string;
+  store: Store;
+  storeOptions: { url: string; prefix?: string; schema?: string };
+  cleanup(): Promise<void>;
 }
 
 const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);
@@ -29,6 +38,7 @@ export const queueBackends: QueueBackend[] = [
         connection: REDIS_URL,
         queueName,
         store,
+        storeOptions: { url: REDIS_URL, prefix },
         async cleanup() {
           await store.close?.();
           const redis = new Redis(REDIS_URL);
@@ -54,6 +64,7 @@ export const queueBackends: QueueBackend[] = [
         connection: { postgres: POSTGRES_URL, schema: queueSchema },
         queueName,
         store,
+        storeOptions: { url: POSTGRES_URL, schema: storeSchema },
         async cleanup() {
           await store.close?.();
           const client = new pg.Client({ connectionString: POSTGRES_URL });
