@@ -6,9 +6,11 @@ import { kbAddCommand } from './kb-add.js';
 import { kbAskCommand } from './kb-ask.js';
 import { kbCreateCommand } from './kb-create.js';
 import { kbLsCommand } from './kb-ls.js';
+import { runsApproveCommand, runsLsCommand, runsRejectCommand, runsShowCommand } from './runs.js';
 import { tokensCommand } from './tokens.js';
 import { voiceCloneCommand } from './voice-clone.js';
 import { voiceLsCommand } from './voice-ls.js';
+import { workerCommand } from './worker.js';
 
 /** Every command of `svc-agents`, in the order `--help` lists them. */
 export const commands: CommandSpec[] = [
@@ -22,4 +24,9 @@ export const commands: CommandSpec[] = [
   voiceLsCommand,
   tokensCommand,
   emulatorCommand,
+  workerCommand,
+  runsLsCommand,
+  runsShowCommand,
+  runsApproveCommand,
+  runsRejectCommand,
 ];
