@@ -7,11 +7,14 @@
 // Agent
 export { Agent, type AgentInput } from './agent/agent.js';
 export type { AgentHooks } from './agent/agent-hooks.js';
-export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
+export type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
+// Durable runs (stores in `svc-agents/stores`, workers in `svc-agents/queue`)
+export type { RunRecord, RunStatus, RunStore, SessionStore, Store } from './agent/durable/store.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
 export { OutputValidationError } from './agent/errors/output-validation-error.js';
+export { RunConflictError } from './agent/errors/run-conflict-error.js';
 export { RunStateError } from './agent/errors/run-state-error.js';
 export { ToolApprovalError } from './agent/errors/tool-approval-error.js';
 export type {
