@@ -130,8 +130,10 @@ export class RunQueue {
 
   /**
    * The events of a run as the worker running it emits them (Redis pub/sub or PostgreSQL LISTEN/NOTIFY),
-   * from now until it finishes or pauses; ends at once when it already has. Events are best-effort: a
-   * run resumed after a crash starts over with `start`; the store holds the truth.
+   * from the call until it finishes or pauses; ends at once when it already has. It subscribes when
+   * called (so call it before `enqueue` with your own `runId` to miss nothing) and unsubscribes when the
+   * iteration ends or breaks. Events are best-effort: a run resumed after a crash starts over with
+   * `start`; the store holds the truth.
    */
   events(runId: string): AsyncIterable<AgentEvent> {
     this.#bus ??= createEventBus(this.#connection, this.name);
