@@ -97,6 +97,17 @@ describe('durable runs', () => {
       ]);
     });
 
+    it('should stream a stored run like any other', async () => {
+      const store = memoryStore();
+      env.emu.script([toolTurn(['c1', 'alpha']), answer('Streamed.')]);
+      const stream = createAgent(store, [createTool('alpha')]).stream('Go', { runId: 'streamed' });
+      const types: string[] = [];
+      for await (const event of stream) types.push(event.type);
+      expect(types).toEqual(expect.arrayContaining(['start', 'tool-call', 'tool-result', 'finish']));
+      expect((await stream.result).runId).toBe('streamed');
+      expect(await store.getRun('streamed')).toMatchObject({ status: 'completed', text: 'Streamed.' });
+    });
+
     it('should refuse a run id that is already stored', async () => {
       const store = memoryStore();
       env.emu.script([answer('1')]);
