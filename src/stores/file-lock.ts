@@ -1,4 +1,4 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // A lock held longer than this by a live process is still honoured; past it, only a dead holder's is taken.
@@ -7,40 +7,49 @@ const STALE_MS = 30_000;
 /**
  * Runs `fn` while holding `path` as an exclusive lock file (`O_EXCL` create), so two processes on one
  * machine never read-modify-write the same file at once. A lock whose holder died (SIGKILL) is taken over:
- * the file names the holder's pid, and a pid that no longer exists cannot be holding it.
+ * the file names the holder's pid, and a pid that no longer exists cannot be holding it. Taking and
+ * releasing the lock are single local syscalls, made synchronously: through the thread pool they cost
+ * more than they block (bench/results/durable.md).
  */
 export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await open(path, 'wx');
+      const fd = openSync(path, 'wx');
       try {
-        await handle.writeFile(String(process.pid));
+        writeSync(fd, String(process.pid));
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (await isStale(path)) await rm(path, { force: true });
+      if (isStale(path)) unlinkQuietly(path);
       else await sleep(Math.min(1 + attempt, 20));
     }
   }
   try {
     return await fn();
   } finally {
-    await rm(path, { force: true });
+    unlinkQuietly(path);
   }
 }
 
-async function isStale(path: string): Promise<boolean> {
+function isStale(path: string): boolean {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    const pid = Number(text);
+    const pid = Number(readFileSync(path, 'utf8'));
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid)) return true;
-    return Date.now() - info.mtimeMs > STALE_MS && !(pid > 0 && isAlive(pid));
+    return Date.now() - statSync(path).mtimeMs > STALE_MS && !(pid > 0 && isAlive(pid));
   } catch {
-    // Gone already, or written but not yet filled: try again.
+    // Gone already, or created but not yet filled: try again.
     return false;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 

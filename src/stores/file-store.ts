@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   AddItemsOptions,
@@ -128,9 +129,10 @@ function fileName(id: string): string {
   );
 }
 
+// A small local file: one synchronous read costs less than a thread-pool round trip per step.
 async function readJson<T>(path: string): Promise<T | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
