@@ -1,4 +1,5 @@
-// Bundles the entry points (main, emulator, web, telemetry, mcp, CLI) into dist with shared chunks. Why not plain tsc
+// Bundles the entry points (main, emulator, web, telemetry, mcp, stores, queue, CLI) into dist with shared
+// chunks. Why not plain tsc
 // output: every ES module costs time at import, and a cold `import 'svc-agents'` of ~100 small files cost
 // 1.45x a bare `import 'undici'`; bundled it is about 1.05x (bench/results). Types still come from tsc.
 import { build } from 'esbuild';
@@ -24,6 +25,8 @@ await build({
     'src/web/index.ts',
     'src/telemetry/index.ts',
     'src/mcp/index.ts',
+    'src/stores/index.ts',
+    'src/queue/index.ts',
     'src/cli/main.ts',
   ],
   outdir: 'dist',

@@ -16,7 +16,7 @@ export type {
   RunInstrumentation,
   RunInstrumentationInfo,
 } from './agent/agent-instrumentation.js';
-export type { AgentOptions, AgentRunOptions } from './agent/agent-options.js';
+export type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
 export type { CreateChatCompletion } from './agent/call-model.js';
 export type { ContextOverflowEvent } from './agent/context/context-overflow-event.js';
@@ -27,11 +27,14 @@ export type {
   ContextWindowOptions,
 } from './agent/context/context-window-options.js';
 export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
+// Durable runs (stores in `svc-agents/stores`, workers in `svc-agents/queue`)
+export type { RunRecord, RunStatus, RunStore, SessionStore, Store } from './agent/durable/store.js';
 export type { DynamicTools, DynamicToolsArgs } from './agent/dynamic-tools.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
 export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
 export { OutputValidationError } from './agent/errors/output-validation-error.js';
+export { RunConflictError } from './agent/errors/run-conflict-error.js';
 export { RunStateError } from './agent/errors/run-state-error.js';
 export { ToolApprovalError } from './agent/errors/tool-approval-error.js';
 export type {

@@ -6,7 +6,9 @@ import type { AgentHooks } from './agent-hooks.js';
 import type { AgentInstrumentation } from './agent-instrumentation.js';
 import type { ContextWindowOptions } from './context/context-window-options.js';
 import type { PriceTable } from './cost/price-table.js';
+import type { Store } from './durable/store.js';
 import type { DynamicTools } from './dynamic-tools.js';
+import type { AgentEvent } from './events.js';
 import type { Guardrail } from './guardrails/guardrail.js';
 import type { Handoff } from './handoffs/handoff.js';
 import type { ModelSettings } from './model-settings.js';
@@ -20,7 +22,7 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   model: string;
   /** System instructions sent first on every request (not stored in the run's messages). */
   instructions?: string;
-  /** Name in handoffs (`transfer_to_<name>`), events and `result.lastAgent`. @default 'agent' */
+  /** Name in handoffs (`transfer_to_<name>`), events, stored run records and `result.lastAgent`. @default 'agent' */
   name?: string;
   /**
    * Function tools (run locally) and hosted tools (run by the service), or a function choosing them per
@@ -63,6 +65,8 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   prices?: PriceTable;
   /** Keeps every request under the model's context window (token counting, truncate / summarize / custom). */
   contextWindow?: ContextWindowOptions;
+  /** Keeps every run (checkpointed after each model turn and tool call) and sessions; see `svc-agents/stores`. */
+  store?: Store;
   /** For tests: a deterministic id generator for calls the service left without an id. */
   _internal?: { generateId?: () => string };
 }
@@ -77,4 +81,15 @@ export interface AgentRunOptions<TContext = unknown> {
   maxTurns?: number;
   /** Call the service with `stream: true`. @default true for agent.stream, false for agent.run */
   stream?: boolean;
+  /** The run's id (`result.runId`, `ctx.runId`; its key in the store). @default a random UUID */
+  runId?: string;
+  /** A session id: its stored history is prepended and the run's new items appended (needs `store`). */
+  session?: string;
+  /** Called with every event of the run, also for `agent.run` (which has no stream to read). */
+  onEvent?: (event: AgentEvent) => void;
+  /** The store of this run instead of the agent's (a queue worker runs shared agents on its store). */
+  store?: Store;
 }
+
+/** Options of `agent.resume`, `agent.approve` and `agent.reject`. */
+export type AgentResumeOptions<TContext = unknown> = Omit<AgentRunOptions<TContext>, 'runId' | 'session'>;

@@ -5,9 +5,12 @@ import type { Tool } from '../tools/tool.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { instrumentRun } from './agent-instrumentation.js';
 import { registerAgentInternals } from './agent-internals.js';
-import type { AgentOptions, AgentRunOptions } from './agent-options.js';
+import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream, type AgentStreamControls } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
+import type { DurableHooks } from './durable/durable-run.js';
+import type { Store } from './durable/store.js';
+import { StoredRunRef } from './durable/stored-run-ref.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import { ignoreEvents } from './ignore-events.js';
 import { neverAborted } from './never-aborted.js';
@@ -40,6 +43,12 @@ const loadContextManager = () => {
   return contextModule;
 };
 
+let durableModule: Promise<typeof import('./durable/execute-durably.js')> | undefined;
+const loadDurable = () => {
+  durableModule ??= import('./durable/execute-durably.js');
+  return durableModule;
+};
+
 /** What a run starts from: a user message, a conversation to continue, or a saved state to resume. */
 export type AgentInput = string | readonly ChatMessage[] | RunState;
 
@@ -56,9 +65,11 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   readonly #output: z.ZodType<TOutput> | undefined;
   readonly #create: CreateChatCompletion;
   #contextManager: import('./context/context-manager.js').ContextManager | undefined;
+  readonly #store: Store | undefined;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     this.#options = normalizeAgentOptions(options);
+    this.#store = options.store;
     const client = options.client;
     this.#client = client;
     this.#output = options.output;
@@ -107,9 +118,45 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     // Nobody can observe a run()'s events or abort it except through `options.signal`: no AgentStream,
     // no AbortController and no event objects, just the loop.
     return this.#execute(input, options, options.stream ?? false, {
-      emit: ignoreEvents,
+      emit: options.onEvent ?? ignoreEvents,
       signal: options.signal ?? neverAborted,
     });
+  }
+
+  /** Continues a run kept in the agent's `store` from its last checkpoint (a completed run is answered as stored). */
+  resume(runId: string, options: AgentResumeOptions<TContext> = {}): Promise<RunResult<TOutput>> {
+    return this.#execute(new StoredRunRef(runId), options, options.stream ?? false, {
+      emit: options.onEvent ?? ignoreEvents,
+      signal: options.signal ?? neverAborted,
+    });
+  }
+
+  /** Records in the store that a paused call may run, then resumes the run. */
+  async approve(
+    runId: string,
+    toolCallId: string,
+    options: AgentResumeOptions<TContext> = {},
+  ): Promise<RunResult<TOutput>> {
+    const { recordDecision } = await loadDurable();
+    await recordDecision(this.#requireStore('approve'), runId, toolCallId, { approved: true });
+    return this.resume(runId, options);
+  }
+
+  /** Records in the store that a paused call is refused (the model is told, with `reason`), then resumes. */
+  async reject(
+    runId: string,
+    toolCallId: string,
+    reason?: string,
+    options: AgentResumeOptions<TContext> = {},
+  ): Promise<RunResult<TOutput>> {
+    const { recordDecision } = await loadDurable();
+    await recordDecision(this.#requireStore('reject'), runId, toolCallId, { approved: false, reason });
+    return this.resume(runId, options);
+  }
+
+  #requireStore(method: string): Store {
+    if (!this.#store) throw new AgentOptionsError({ field: 'store', rule: `required by agent.${method}` });
+    return this.#store;
   }
 
   /** Runs and streams events as they happen; see `AgentStream`. */
@@ -122,7 +169,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
 
   // Checked inside the run, so a bad option rejects `result` (and yields `error`) like any failure.
   async #execute(
-    input: AgentInput,
+    input: AgentInput | StoredRunRef,
     options: AgentRunOptions<TContext>,
     stream: boolean,
     { emit, signal }: AgentStreamControls,
@@ -138,57 +185,82 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
           request: buildOutputRequest(outputSchema, agent.model, agent.outputName),
         }
       : undefined;
-    const state = toRunState(input);
     const { runAgent } = await loadRunAgent();
-    // Without instrumentation or context management the run takes the plain path: no wrappers, no awaits.
-    const observed = agent.instrumentation
-      ? await instrumentRun(
-          agent.instrumentation,
-          {
-            model: agent.model,
-            instructions: agent.instructions,
-            tools: agent.toolSet.definitions,
-            messages: state.messages,
-            pendingToolCalls: state.pendingToolCalls,
-            signal,
-          },
-          { emit, create: this.#create },
-        )
-      : undefined;
-    const runEmit = observed?.emit ?? emit;
-    let create = observed?.create ?? this.#create;
-    if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
-    const run: RunAgentOptions = {
-      ...agent,
-      state,
-      output,
-      maxTurns,
-      stream,
-      context: options.context,
-      client,
-      create,
-      signal,
-      emit: runEmit,
-    };
-    try {
-      let result: RunResult<unknown>;
-      if (
-        agent.handoffs.length > 0 ||
-        agent.inputGuardrails.length > 0 ||
-        agent.outputGuardrails.length > 0
-      ) {
-        const { runComposed } = await loadRunComposed();
-        result = await runComposed(run, { agent: this, resumed: input instanceof RunState });
-      } else {
-        result = await runAgent(run);
-        result.lastAgent = agent.name;
+    const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
+    const resumed = input instanceof RunState || input instanceof StoredRunRef;
+    const loop = async (state: RunState, durable?: DurableHooks): Promise<RunResult<TOutput>> => {
+      // Without instrumentation or context management the run takes the plain path: no wrappers.
+      const observed = agent.instrumentation
+        ? await instrumentRun(
+            agent.instrumentation,
+            {
+              model: agent.model,
+              instructions: agent.instructions,
+              tools: agent.toolSet.definitions,
+              messages: state.messages,
+              pendingToolCalls: state.pendingToolCalls,
+              signal,
+            },
+            { emit, create: this.#create },
+          )
+        : undefined;
+      const runEmit = observed?.emit ?? emit;
+      let create = observed?.create ?? this.#create;
+      if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
+      const run: RunAgentOptions = {
+        ...agent,
+        state,
+        output,
+        maxTurns,
+        stream,
+        context: options.context,
+        client,
+        create,
+        signal,
+        emit: runEmit,
+        runId,
+        durable,
+      };
+      try {
+        let result: RunResult<unknown>;
+        if (
+          agent.handoffs.length > 0 ||
+          agent.inputGuardrails.length > 0 ||
+          agent.outputGuardrails.length > 0
+        ) {
+          const { runComposed } = await loadRunComposed();
+          result = await runComposed(run, { agent: this, resumed });
+        } else {
+          result = await runAgent(run);
+          result.lastAgent = agent.name;
+        }
+        observed?.end({ result });
+        return result as RunResult<TOutput>;
+      } catch (error) {
+        observed?.end({ error });
+        throw error;
       }
-      observed?.end({ result });
-      return result as RunResult<TOutput>;
-    } catch (error) {
-      observed?.end({ error });
-      throw error;
+    };
+    const store = options.store ?? this.#store;
+    if (store === undefined) {
+      if (input instanceof StoredRunRef) this.#requireStore('resume');
+      if (options.session !== undefined) {
+        throw new AgentOptionsError({ field: 'session', rule: 'needs the agent option store' });
+      }
+      return loop(toRunState(input as AgentInput));
     }
+    const { executeDurably } = await loadDurable();
+    return (await executeDurably({
+      store,
+      agentName: agent.name,
+      runId,
+      owner: this,
+      toolSet: agent.toolSet,
+      input: input instanceof StoredRunRef ? undefined : () => toRunState(input),
+      session: options.session,
+      fresh: !(input instanceof RunState),
+      loop,
+    })) as RunResult<TOutput>;
   }
 
   // One manager per agent, made on the first run: counts of messages seen in earlier runs are reused.

@@ -6,6 +6,7 @@ export function buildRunResult<Output>(
   state: RunState,
   status: 'completed' | 'interrupted',
   output?: Output,
+  runId = '',
 ): RunResult<Output> {
   const last = state.steps.at(-1);
   const base = {
@@ -15,6 +16,7 @@ export function buildRunResult<Output>(
     usage: { ...state.usage },
     finishReason: last?.finishReason ?? null,
     state,
+    runId,
   };
   if (status === 'interrupted') {
     return { ...base, status, output: undefined, interruptions: state.interruptions };

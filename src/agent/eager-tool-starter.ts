@@ -13,6 +13,9 @@ export interface EagerToolStarterOptions {
   signal: AbortSignal;
   /** At most this many calls start early (the turn's tool concurrency). */
   concurrency: number;
+  /** The run's id and the index of the streaming step: `ctx.runId` and `ctx.idempotencyKey` of early calls. */
+  runId?: string | undefined;
+  step?: number | undefined;
 }
 
 /** A call of the streaming turn, as the updates have shown it so far. */
@@ -137,7 +140,7 @@ export class EagerToolStarter {
     }
     call.closed = true;
     if (this.#runs.size >= this.#options.concurrency) return;
-    const { signal, toolSet, context, client } = this.#options;
+    const { signal, toolSet, context, client, runId, step } = this.#options;
     const controller = new AbortController();
     const outcome = executeToolCall({
       toolSet,
@@ -146,6 +149,8 @@ export class EagerToolStarter {
       client,
       signal: AbortSignal.any([signal, controller.signal]),
       parsedArguments: parsed,
+      runId,
+      step,
     });
     // A discarded run's failure is nobody's to report.
     outcome.catch(() => {});

@@ -22,6 +22,10 @@ export interface ExecuteTurnToolsOptions {
   emit: (event: AgentEvent) => void;
   /** Calls of this turn that started while the model streamed; their outcomes are used when still valid. */
   eager?: EagerToolStarter | undefined;
+  /** The run's id, handed to tools as `ctx.runId`. */
+  runId?: string | undefined;
+  /** Awaited after each call finishes (a durable run checkpoints there). */
+  onToolFinished?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -56,6 +60,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
         error: outcome.error ?? new Error(outcome.content),
       });
   };
+  const step = state.steps.length - 1;
   const outcomes = await runPool(runnable, options.concurrency, async (call) => {
     const early = options.eager?.claim(call);
     const outcome = await (early
@@ -68,8 +73,11 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
           signal,
           ledger: state.ledger,
           parsedArguments: parsedArgumentsOf(call),
+          runId: options.runId,
+          step,
         }));
     report(outcome);
+    if (options.onToolFinished) await options.onToolFinished();
     return outcome;
   }).finally(() => options.eager?.discard());
   throwIfAborted(signal);

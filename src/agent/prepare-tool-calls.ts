@@ -63,6 +63,10 @@ export interface RequestApprovalsOptions {
   client: SvcClient | undefined;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
+  /** The run's id (for `ctx.runId` and `ctx.idempotencyKey`). */
+  runId?: string | undefined;
+  /** Index of the step that made the calls. */
+  step?: number | undefined;
 }
 
 /**
@@ -80,6 +84,11 @@ export async function requestApprovals(options: RequestApprovalsOptions): Promis
       signal: options.signal,
       context: options.context,
       client: options.client,
+      runId: options.runId,
+      idempotencyKey:
+        options.runId === undefined
+          ? call.toolCallId
+          : `${options.runId}:${options.step ?? 0}:${call.toolCallId}`,
     };
     // A policy that throws cannot say the call is safe: a human decides instead.
     if (await resolveNeedsApproval(tool, call.input, ctx).catch(() => true)) call.approval = 'pending';

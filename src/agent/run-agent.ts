@@ -9,6 +9,7 @@ import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
 import { priceStep } from './cost/price-step.js';
 import type { PriceTable } from './cost/price-table.js';
+import type { DurableHooks } from './durable/durable-run.js';
 import { type ResolveToolSet, refreshToolSet } from './dynamic-tools.js';
 import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
 import { attachRunState } from './errors/attach-run-state.js';
@@ -63,6 +64,10 @@ export interface RunAgentOptions {
   resolveTools?: ResolveToolSet | undefined;
   /** Awaited before any tool of the run starts (input guardrails running alongside the first request). */
   beforeTools?: (() => Promise<void>) | undefined;
+  /** The run's id, handed to tools as `ctx.runId`. */
+  runId: string;
+  /** Checkpoints of a run kept in a store. */
+  durable?: DurableHooks | undefined;
 }
 
 /**
@@ -104,7 +109,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       // tools must wait for are still running.
       const eager =
         options.stream && turns + 1 < options.maxTurns && !options.beforeTools
-          ? startEagerly(options)
+          ? startEagerly(options, index)
           : undefined;
       const completion = await callModel({
         create: options.create,
@@ -156,6 +161,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
           client: options.client,
           signal,
           emit,
+          runId: options.runId,
+          step: step.index,
         });
       }
       if (atLimit) {
@@ -163,7 +170,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
           unrunResult(call, 'turn-limit', turnLimitText(call, options.maxTurns)),
         );
         await finishStep(options, step);
-        const result = buildRunResult<unknown>(state, 'completed');
+        const result = buildRunResult<unknown>(state, 'completed', undefined, options.runId);
         throw new MaxTurnsExceededError({ maxTurns: options.maxTurns, result, state });
       }
       if ((await runTools(options, eager)) === 'interrupted') {
@@ -181,7 +188,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
 }
 
 function runTools(options: RunAgentOptions, eager?: EagerToolStarter): Promise<'settled' | 'interrupted'> {
-  const { state, toolSet, context, client, signal, emit } = options;
+  const { state, toolSet, context, client, signal, emit, durable } = options;
   const run = () =>
     executeTurnTools({
       state,
@@ -192,16 +199,28 @@ function runTools(options: RunAgentOptions, eager?: EagerToolStarter): Promise<'
       emit,
       concurrency: options.toolConcurrency,
       eager,
+      runId: options.runId,
+      onToolFinished: durable && (() => durable.afterToolCall(state)),
     });
   // Tools that run agents (`agent.asTool`) find this run's events, usage and state through the scope.
   const start = () =>
     toolSetNeedsScope(toolSet) ? runInScope({ agentName: options.name ?? 'agent', state, emit }, run) : run();
-  return options.beforeTools ? options.beforeTools().then(start) : start();
+  // A durable run checkpoints the model's turn before any of its tools starts.
+  const checkpointed = durable ? () => durable.beforeTools(state).then(start) : start;
+  return options.beforeTools ? options.beforeTools().then(checkpointed) : checkpointed();
 }
 
-function startEagerly(options: RunAgentOptions): EagerToolStarter | undefined {
-  const { toolSet, context, client, signal } = options;
-  return createEagerToolStarter({ toolSet, context, client, signal, concurrency: options.toolConcurrency });
+function startEagerly(options: RunAgentOptions, step: number): EagerToolStarter | undefined {
+  const { toolSet, context, client, signal, runId } = options;
+  return createEagerToolStarter({
+    toolSet,
+    context,
+    client,
+    signal,
+    concurrency: options.toolConcurrency,
+    runId,
+    step,
+  });
 }
 
 /** Emits `finish-step` and calls the hook: a promise only when the hook returned one. */
@@ -224,7 +243,7 @@ function finish(
   status: 'completed' | 'interrupted',
   output?: unknown,
 ): RunResult<unknown> {
-  const result = buildRunResult(options.state, status, output);
+  const result = buildRunResult(options.state, status, output, options.runId);
   options.emit({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
   return result;
 }

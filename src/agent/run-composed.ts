@@ -178,6 +178,8 @@ function optionsFor(base: RunAgentOptions, internals: AgentInternals): RunAgentO
     create: internals.create,
     signal: base.signal,
     emit: base.emit,
+    runId: base.runId,
+    durable: base.durable,
   };
 }
 

@@ -66,6 +66,8 @@ interface RunResultBase {
   state: RunState;
   /** Name of the agent that answered last (after handoffs, the one that took over). */
   lastAgent?: string;
+  /** The run's id (`options.runId`, or generated): its key in the agent's `store`, and `ctx.runId` of its tools. */
+  runId: string;
 }
 
 /** A run that ended with an answer. */

@@ -32,6 +32,10 @@ export interface ExecuteToolCallOptions<C = unknown> {
   ledger?: ToolCallLedger | undefined;
   /** The call's arguments as the tool's `parseArguments` already parsed them (parsed here otherwise). */
   parsedArguments?: ParseArgumentsResult<unknown> | undefined;
+  /** The agent run this call belongs to, passed to the tool as `ctx.runId`. */
+  runId?: string | undefined;
+  /** Index of the run's step (turn) that made the call; part of `ctx.idempotencyKey`. */
+  step?: number | undefined;
 }
 
 /**
@@ -75,7 +79,10 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     createTimeoutError: () =>
       new ToolTimeoutError({ toolName, toolCallId: call.id, timeoutMs: tool.timeoutMs }),
     run: (work) =>
-      tool.execute(input, new ToolCallContext(call.id, work, options.context as C, options.client)),
+      tool.execute(
+        input,
+        new ToolCallContext(call.id, work, options.context as C, options.client, options.runId, options.step),
+      ),
   });
   if (result.status === 'ok') {
     // The common outcome, built in one literal (no spread of `base`).

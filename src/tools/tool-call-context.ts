@@ -11,13 +11,30 @@ export class ToolCallContext<C> implements ToolContext<C> {
   readonly toolCallId: string;
   readonly context: C;
   readonly client: SvcClient | undefined;
+  readonly runId: string | undefined;
   readonly #work: WorkSignal;
+  readonly #step: number | undefined;
 
-  constructor(toolCallId: string, work: WorkSignal, context: C, client: SvcClient | undefined) {
+  constructor(
+    toolCallId: string,
+    work: WorkSignal,
+    context: C,
+    client: SvcClient | undefined,
+    runId?: string,
+    step?: number,
+  ) {
     this.toolCallId = toolCallId;
     this.#work = work;
     this.context = context;
     this.client = client;
+    this.runId = runId;
+    this.#step = step;
+  }
+
+  /** `runId:step:toolCallId`: the same for every retry and resume of this call, different in any other run. */
+  get idempotencyKey(): string {
+    if (this.runId === undefined) return this.toolCallId;
+    return `${this.runId}:${this.#step ?? 0}:${this.toolCallId}`;
   }
 
   /** Fires when the run is aborted or the call times out. */

@@ -17,6 +17,14 @@ export interface ToolContext<C = unknown> {
   context: C;
   /** The client the agent runs with, if any. */
   client: SvcClient | undefined;
+  /** The agent run making the call (`result.runId`); `undefined` only when a tool is run outside an agent. */
+  runId: string | undefined;
+  /**
+   * A key for deduplicating the call's side effects in your own systems: the same for every retry and
+   * resume of this call, different in any other run (call ids alone may repeat across runs). Outside an
+   * agent run it is the `toolCallId`.
+   */
+  idempotencyKey: string;
 }
 
 /** Approval policy of a tool: a constant, or decided per call from its arguments. */

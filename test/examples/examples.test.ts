@@ -5,12 +5,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { type ProcessResult, runNodeScript } from '../cli/support/run-cli-process.js';
+import { serviceAvailable } from '../helpers/infra-services.js';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
 const TIMEOUT = 90_000;
+const redisUp = await serviceAvailable('redis');
 
 /** What each example must print (stdout) and the files it must leave in its working directory. */
-const expectations: Record<string, { stdout: RegExp[]; files?: Record<string, string> }> = {
+const expectations: Record<
+  string,
+  { stdout: RegExp[]; files?: Record<string, string>; needsRedis?: boolean }
+> = {
   'chatbot.ts': {
     stdout: [
       /you: What is the weather in Paris\?\nbot: .*Paris.*14/,
@@ -74,6 +79,15 @@ const expectations: Record<string, { stdout: RegExp[]; files?: Record<string, st
       /customer: Please check the support notes.*\n {2}triage → support\n {2}search_notes\(.*\)\nsupport: .*n3: Password resets/,
     ],
   },
+  'durable-workflow.ts': {
+    needsRedis: true,
+    stdout: [
+      /run \S+ is interrupted: refund_order \{"orderId":1001\} waits\nworker \d+ crashed \(SIGKILL\)/,
+      /approved; run \S+ is completed: .*refund_order returned orderId 1001, refunded true/,
+      /session customer-7 holds 5 messages/,
+      /resumed and completed; the model was told: "Tool write_report was interrupted/,
+    ],
+  },
   'image.ts': { stdout: [/wrote lighthouse\.png \(seed 42\)/], files: { 'lighthouse.png': '\x89PNG' } },
   'voice-clone.ts': {
     stdout: [/cloned voice (voice-\S+)/, /wrote voice-preview\.wav/, /voice voice-\S+ from file file-\S+/],
@@ -94,7 +108,7 @@ describe('examples', () => {
   });
 
   describe.each(Object.entries(expectations))('%s', (name, expected) => {
-    it(
+    it.skipIf(expected.needsRedis && !redisUp)(
       'should run against the in-process emulator, print what it promises and exit 0',
       async () => {
         const result: ProcessResult = await runNodeScript(join(examplesDir, name), [], {

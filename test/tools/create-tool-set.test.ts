@@ -24,6 +24,8 @@ const ctx: ToolContext = {
   signal: new AbortController().signal,
   context: undefined,
   client: undefined,
+  runId: undefined,
+  idempotencyKey: 'c1',
 };
 
 describe('createToolSet', () => {

@@ -7,10 +7,12 @@ import { kbAskCommand } from './kb-ask.js';
 import { kbCreateCommand } from './kb-create.js';
 import { kbLsCommand } from './kb-ls.js';
 import { mcpServeCommand } from './mcp-serve.js';
+import { runsApproveCommand, runsLsCommand, runsRejectCommand, runsShowCommand } from './runs.js';
 import { serveCommand } from './serve.js';
 import { tokensCommand } from './tokens.js';
 import { voiceCloneCommand } from './voice-clone.js';
 import { voiceLsCommand } from './voice-ls.js';
+import { workerCommand } from './worker.js';
 
 /** Every command of `svc-agents`, in the order `--help` lists them. */
 export const commands: CommandSpec[] = [
@@ -26,4 +28,9 @@ export const commands: CommandSpec[] = [
   tokensCommand,
   mcpServeCommand,
   emulatorCommand,
+  workerCommand,
+  runsLsCommand,
+  runsShowCommand,
+  runsApproveCommand,
+  runsRejectCommand,
 ];

@@ -1,0 +1,97 @@
+import type { ToolSet } from '../../tools/tool.js';
+import { buildRunResult } from '../build-run-result.js';
+import { RunConflictError } from '../errors/run-conflict-error.js';
+import { RunStateError } from '../errors/run-state-error.js';
+import type { RunResult } from '../run-result.js';
+import { RunState, type RunStateOwner } from '../run-state.js';
+import { type DurableHooks, DurableRun } from './durable-run.js';
+import { recoverInFlight } from './recover-in-flight.js';
+import type { RunRecord, Store } from './store.js';
+
+/** Runs the agent loop on `state`, checkpointing through `durable`. */
+export type DurableLoop = (state: RunState, durable: DurableHooks) => Promise<RunResult<unknown>>;
+
+/** Options of `startDurableRun`. */
+export interface StartDurableRunOptions {
+  store: Store;
+  agentName: string;
+  runId: string;
+  state: RunState;
+  /** Session whose history is prepended, and to which the run's items are appended. */
+  session: string | undefined;
+  /** True when the state was built from new input (history is prepended only then). */
+  fresh: boolean;
+  loop: DurableLoop;
+}
+
+/** Records a new run under `runId` (a `RunConflictError` if that id exists) and runs it. */
+export async function startDurableRun(options: StartDurableRunOptions): Promise<RunResult<unknown>> {
+  const record = await createRunRecord(options);
+  return drive(new DurableRun({ store: options.store, record }), options.state, options.loop);
+}
+
+/**
+ * Stores a new run (status `running`) for `state`, prepending the session's history to fresh input:
+ * what `agent.run` does before running, and `queue.enqueue` before a worker picks the run up.
+ */
+export async function createRunRecord(options: Omit<StartDurableRunOptions, 'loop'>): Promise<RunRecord> {
+  const { store, state, session, runId } = options;
+  let link: RunRecord['session'];
+  if (session !== undefined) {
+    const history = options.fresh ? await store.getItems(session) : [];
+    state.messages.unshift(...history);
+    const start = options.fresh ? history.length : state.messages.length;
+    link = { id: session, start, appended: start };
+  }
+  return store.createRun({
+    id: runId,
+    agentName: options.agentName,
+    status: 'running',
+    state: state.toJSON() as unknown as Record<string, unknown>,
+    interruptions: [],
+    ...(link && { session: link }),
+  });
+}
+
+/** Options of `resumeDurableRun`. */
+export interface ResumeDurableRunOptions {
+  store: Store;
+  runId: string;
+  owner: RunStateOwner;
+  toolSet: ToolSet;
+  loop: DurableLoop;
+}
+
+/**
+ * Continues a stored run from its last checkpoint: reads it, settles the calls that were in flight when
+ * it stopped, claims it (a version-checked write: of two processes resuming at once, one gets
+ * `RunConflictError`) and runs it. A completed run is answered from the store without running.
+ */
+export async function resumeDurableRun(options: ResumeDurableRunOptions): Promise<RunResult<unknown>> {
+  const { store, runId } = options;
+  const record = await store.getRun(runId);
+  if (!record) throw new RunStateError(`No stored run "${runId}"`);
+  const state = RunState.fromJSON(record.state as never, options.owner);
+  if (record.status === 'completed') return buildRunResult(state, 'completed', record.output, runId);
+  await recoverInFlight(state, record.inFlight, options.toolSet);
+  const run = new DurableRun({ store, record });
+  // Claims the run: from here its checkpoints are this process's, and a racing resume gets a conflict.
+  await run.write(state, 'running', { inFlight: [] });
+  return drive(run, state, options.loop);
+}
+
+async function drive(run: DurableRun, state: RunState, loop: DurableLoop): Promise<RunResult<unknown>> {
+  let result: RunResult<unknown>;
+  try {
+    result = await loop(state, run);
+  } catch (error) {
+    // A conflict means another process owns the run now: it is theirs to record.
+    if (!RunConflictError.isInstance(error)) {
+      const failed = (error as { state?: unknown }).state;
+      await run.fail(failed instanceof RunState ? failed : state, error).catch(() => undefined);
+    }
+    throw error;
+  }
+  await run.finish(result.state, result.status, result.text, result.output);
+  return result;
+}

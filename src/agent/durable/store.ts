@@ -1,0 +1,97 @@
+import type { ChatMessage } from '../../api/types/chat.js';
+import type { ToolApprovalItem } from '../run-result.js';
+
+/** Where a stored run stands. */
+export type RunStatus = 'running' | 'interrupted' | 'completed' | 'failed';
+
+/** Which part of a run's messages was already appended to its session. */
+export interface RunSessionLink {
+  /** The session id the run belongs to. */
+  id: string;
+  /** Index into `state.messages` where the run's own items start (the history before is the session's). */
+  start: number;
+  /** Index into `state.messages` up to which items were appended to the session. */
+  appended: number;
+}
+
+/** A stored run, as the stores and `queue.get` return it. */
+export interface RunRecord {
+  /** The run id (`result.runId`). */
+  id: string;
+  /** The name of the agent that runs it (the key in a worker's `agents`). */
+  agentName: string;
+  /** Where the run stands. */
+  status: RunStatus;
+  /** The `RunState` as a JSON object (`state.toJSON()`); `RunState.fromJSON(record.state, agent)` reads it. */
+  state: Record<string, unknown>;
+  /** The calls waiting for a human (empty unless `interrupted`). */
+  interruptions: ToolApprovalItem[];
+  /** Incremented on every write: a write naming an older version fails with `RunConflictError`. */
+  version: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Epoch milliseconds. */
+  updatedAt: number;
+  /** Why the run failed (when `failed`). */
+  error?: string;
+  /** The session the run reads and appends its history to, if any. */
+  session?: RunSessionLink;
+  /** Calls whose tool was started and had not finished at the last checkpoint. */
+  inFlight?: string[];
+  /** The final answer text (when `completed`). */
+  text?: string;
+  /** The validated structured output (when `completed` and the agent has `output`). */
+  output?: unknown;
+}
+
+/** The writable fields of a run record (the store sets `version`, `createdAt` and `updatedAt`). */
+export type RunRecordInput = Omit<RunRecord, 'version' | 'createdAt' | 'updatedAt'>;
+
+/** Filter of `listRuns`. */
+export interface ListRunsOptions {
+  /** Only runs with this status. */
+  status?: RunStatus;
+  /** At most this many, newest first. @default 100 */
+  limit?: number;
+}
+
+/** Where durable runs are kept, with optimistic concurrency on `version`. */
+export interface RunStore {
+  /** Stores a new run at version 1; a run with that id already stored is a `RunConflictError`. */
+  createRun(record: RunRecordInput): Promise<RunRecord>;
+  /** The run, or `undefined`. */
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /**
+   * Replaces the run if it is still at `expectedVersion` (then at `expectedVersion + 1`); otherwise
+   * (or when it does not exist) throws `RunConflictError`.
+   */
+  updateRun(id: string, expectedVersion: number, record: RunRecordInput): Promise<RunRecord>;
+  /** Runs, newest first. */
+  listRuns(options?: ListRunsOptions): Promise<RunRecord[]>;
+  /** Removes the run (no error when absent). */
+  deleteRun(id: string): Promise<void>;
+}
+
+/** Options of `SessionStore.addItems`. */
+export interface AddItemsOptions {
+  /** Items added with a key already used on this session are not added again (a retried append). */
+  idempotencyKey?: string;
+}
+
+/** A conversation's items by session id (the shape of the OpenAI Agents SDK `Session`). */
+export interface SessionStore {
+  /** The session's items, oldest first; with `limit`, the last `limit` of them. */
+  getItems(sessionId: string, limit?: number): Promise<ChatMessage[]>;
+  /** Appends items at the end, atomically. */
+  addItems(sessionId: string, items: readonly ChatMessage[], options?: AddItemsOptions): Promise<void>;
+  /** Removes and returns the last item. */
+  popItem(sessionId: string): Promise<ChatMessage | undefined>;
+  /** Removes every item of the session. */
+  clearSession(sessionId: string): Promise<void>;
+}
+
+/** A store of runs and sessions: what `new Agent({ store })` and the queue take. */
+export interface Store extends RunStore, SessionStore {
+  /** Releases connections the store opened itself. */
+  close?(): Promise<void>;
+}

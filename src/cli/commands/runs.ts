@@ -1,0 +1,155 @@
+import type { RunRecord } from '../../agent/durable/store.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import type { CommandContext, CommandSpec, ParsedArgs } from '../command.js';
+import { backendOptions, openRunBackend } from './run-backend.js';
+
+const STATUSES = ['running', 'interrupted', 'completed', 'failed'];
+
+async function openQueue(ctx: CommandContext, args: ParsedArgs, command: string) {
+  const backend = await openRunBackend(ctx, args, command);
+  const { RunQueue } = await import('../../queue/run-queue.js');
+  const queue = new RunQueue({
+    connection: backend.connection,
+    store: backend.store,
+    name: backend.queueName,
+  });
+  ctx.defer(() => queue.close());
+  return queue;
+}
+
+async function requireRun(ctx: CommandContext, args: ParsedArgs, command: string) {
+  const queue = await openQueue(ctx, args, command);
+  const id = args.positionals[0]!;
+  const record = await queue.get(id);
+  if (!record) throw new CliUsageError(`no run "${id}"; see: svc-agents runs ls`, command);
+  return { queue, record };
+}
+
+/** `svc-agents runs ls`: stored runs, newest first. */
+export const runsLsCommand: CommandSpec = {
+  path: ['runs', 'ls'],
+  summary: 'list stored runs, newest first',
+  usage: 'runs ls [--status running|interrupted|completed|failed] [--redis URL | --postgres URL]',
+  positionals: { min: 0, max: 0 },
+  options: {
+    status: { type: 'string', valueName: '<status>', description: 'only runs with this status' },
+    limit: { type: 'string', valueName: '<n>', description: 'at most this many (default 50)' },
+    ...backendOptions,
+  },
+  async run(ctx, args) {
+    const status = args.values.status as string | undefined;
+    if (status !== undefined && !STATUSES.includes(status)) {
+      throw new CliUsageError(`--status: one of ${STATUSES.join(', ')}`, 'runs ls');
+    }
+    const queue = await openQueue(ctx, args, 'runs ls');
+    const limit = Number(args.values.limit ?? 50);
+    const runs = await queue.list({ ...(status && { status: status as RunRecord['status'] }), limit });
+    if (ctx.json) ctx.printJson(runs.map(summary));
+    else if (runs.length === 0) ctx.io.stdout.write('no runs\n');
+    else {
+      const rows = runs.map((run) => [
+        run.id,
+        run.status,
+        run.agentName,
+        new Date(run.updatedAt).toISOString(),
+        run.interruptions.map((item) => `${item.toolName}:${item.toolCallId}`).join(' '),
+      ]);
+      ctx.io.stdout.write(`${table([['ID', 'STATUS', 'AGENT', 'UPDATED', 'WAITING'], ...rows])}\n`);
+    }
+    return 0;
+  },
+};
+
+/** `svc-agents runs show <id>`: one run. */
+export const runsShowCommand: CommandSpec = {
+  path: ['runs', 'show'],
+  summary: 'show a stored run: status, waiting calls, answer or error',
+  usage: 'runs show <id> [--redis URL | --postgres URL]',
+  positionals: { min: 1, max: 1 },
+  options: backendOptions,
+  async run(ctx, args) {
+    const { record } = await requireRun(ctx, args, 'runs show');
+    if (ctx.json) {
+      ctx.printJson(record);
+      return 0;
+    }
+    const lines = [
+      `id:      ${record.id}`,
+      `status:  ${record.status}`,
+      `agent:   ${record.agentName}`,
+      `created: ${new Date(record.createdAt).toISOString()}`,
+      `updated: ${new Date(record.updatedAt).toISOString()} (version ${record.version})`,
+      `steps:   ${(record.state.steps as unknown[] | undefined)?.length ?? 0}`,
+      ...record.interruptions.map(
+        (item) => `waiting: ${item.toolName} ${item.toolCallId} ${JSON.stringify(item.input)}`,
+      ),
+      ...(record.text ? [`answer:  ${record.text}`] : []),
+      ...(record.error ? [`error:   ${record.error}`] : []),
+    ];
+    ctx.io.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  },
+};
+
+/** `svc-agents runs approve <id> <callId>`: lets a paused call run; the run is queued again. */
+export const runsApproveCommand: CommandSpec = {
+  path: ['runs', 'approve'],
+  summary: 'approve a call a run waits on; the run is queued again',
+  usage: 'runs approve <id> <callId> [--redis URL | --postgres URL]',
+  positionals: { min: 2, max: 2 },
+  options: backendOptions,
+  run: (ctx, args) => decide(ctx, args, 'approve'),
+};
+
+/** `svc-agents runs reject <id> <callId>`: refuses a paused call; the model is told. */
+export const runsRejectCommand: CommandSpec = {
+  path: ['runs', 'reject'],
+  summary: 'reject a call a run waits on (the model is told); the run is queued again',
+  usage: 'runs reject <id> <callId> [--reason TEXT] [--redis URL | --postgres URL]',
+  positionals: { min: 2, max: 2 },
+  options: {
+    reason: { type: 'string', valueName: '<text>', description: 'why, for the model' },
+    ...backendOptions,
+  },
+  run: (ctx, args) => decide(ctx, args, 'reject'),
+};
+
+async function decide(ctx: CommandContext, args: ParsedArgs, action: 'approve' | 'reject'): Promise<number> {
+  const command = `runs ${action}`;
+  const { queue, record } = await requireRun(ctx, args, command);
+  const callId = args.positionals[1]!;
+  if (!record.interruptions.some((item) => item.toolCallId === callId)) {
+    const waiting = record.interruptions.map((item) => item.toolCallId).join(', ') || 'none';
+    throw new CliUsageError(
+      `run "${record.id}" does not wait on call "${callId}"; waiting: ${waiting}`,
+      command,
+    );
+  }
+  if (action === 'approve') await queue.approve(record.id, callId);
+  else await queue.reject(record.id, callId, args.values.reason as string | undefined);
+  const updated = (await queue.get(record.id))!;
+  if (ctx.json) ctx.printJson(summary(updated));
+  else
+    ctx.io.stdout.write(
+      `${action === 'approve' ? 'approved' : 'rejected'} ${callId}; run ${record.id} is ${updated.status}\n`,
+    );
+  return 0;
+}
+
+function summary(record: RunRecord) {
+  const { state: _state, ...rest } = record;
+  return rest;
+}
+
+function table(rows: string[][]): string {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

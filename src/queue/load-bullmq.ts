@@ -1,0 +1,51 @@
+import type { Job, Queue, Worker } from 'bullmq';
+import { loadOptional } from '../stores/store-utils.js';
+import type { NormalizedConnection } from './queue-connection.js';
+
+/** What a queue job carries: the run to resume (its record is already in the store). */
+export interface RunJobData {
+  runId: string;
+  agentName: string;
+}
+
+/** The BullMQ pieces of one backend, with the connection option to give them. */
+export interface BullBackend {
+  Queue: new (name: string, options: Record<string, unknown>) => Queue<RunJobData>;
+  Worker: new (
+    name: string,
+    processor: (job: Job<RunJobData>, token?: string) => Promise<unknown>,
+    options: Record<string, unknown>,
+  ) => Worker<RunJobData>;
+  DelayedError: new () => Error;
+  UnrecoverableError: new (message?: string) => Error;
+  /** Options every queue and worker of this backend gets (connection, prefix). */
+  options: Record<string, unknown>;
+}
+
+/** Loads bullmq (an optional peer dependency) for the connection's backend. */
+export async function loadBullBackend(connection: NormalizedConnection): Promise<BullBackend> {
+  const bullmq = await loadOptional('bullmq', () => import('bullmq'), 'svc-agents/queue');
+  const { DelayedError, UnrecoverableError } = bullmq;
+  if (connection.kind === 'redis') {
+    return {
+      Queue: bullmq.Queue as unknown as BullBackend['Queue'],
+      Worker: bullmq.Worker as unknown as BullBackend['Worker'],
+      DelayedError,
+      UnrecoverableError,
+      // BullMQ's workers block on Redis: it wants no per-request retry limit.
+      options: {
+        connection: { ...connection.options, maxRetriesPerRequest: null },
+        prefix: 'svc-agents',
+      },
+    };
+  }
+  const classes = bullmq.withBackend(bullmq.createPostgresBackend);
+  return {
+    Queue: classes.Queue as unknown as BullBackend['Queue'],
+    Worker: classes.Worker as unknown as BullBackend['Worker'],
+    DelayedError,
+    UnrecoverableError,
+    // `migrate: true`: BullMQ creates (and upgrades) its tables on first use.
+    options: { connection: { ...connection.config, schema: connection.schema, migrate: true } },
+  };
+}

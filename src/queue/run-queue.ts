@@ -1,0 +1,187 @@
+import type { Queue } from 'bullmq';
+import { recordDecision } from '../agent/durable/record-decision.js';
+import { createRunRecord } from '../agent/durable/run-durably.js';
+import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
+import type { AgentEvent } from '../agent/events.js';
+import { RunState } from '../agent/run-state.js';
+import type { ChatMessage } from '../api/types/chat.js';
+import { SvcError } from '../transport/errors/svc-error.js';
+import { createEventBus, type EventBus } from './event-bus.js';
+import { followEvents } from './follow-events.js';
+import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
+import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
+
+/** The queue name used when none is given. */
+export const DEFAULT_QUEUE_NAME = 'svc-agents-runs';
+
+/** Options of `new RunQueue(...)`. */
+export interface RunQueueOptions {
+  /** Redis URL / ioredis options, or `{ postgres: url }`. */
+  connection: QueueConnection;
+  /** Where the runs are kept: the workers must use the same store. */
+  store: Store;
+  /** Queue name (tests and tenants use separate queues); the workers must use the same. @default 'svc-agents-runs' */
+  name?: string;
+  /** Tries of a run whose worker failed with a retryable error (a 429 delays it without counting). @default 3 */
+  attempts?: number;
+}
+
+/** Options of `queue.enqueue`. */
+export interface EnqueueOptions {
+  /** The run's id. @default a random UUID */
+  runId?: string;
+  /** A session: its history (as of now) is prepended and the run's items appended when it ends. */
+  session?: string;
+  /** BullMQ priority: 1 is the highest; runs without one go first. */
+  priority?: number;
+  /** Milliseconds to wait before a worker may start the run. */
+  delay?: number;
+}
+
+/** Options of `queue.waitUntilFinished`. */
+export interface WaitUntilFinishedOptions {
+  /** Give up after this many milliseconds (a `SvcError`). @default 60_000 */
+  timeout?: number;
+}
+
+/**
+ * Runs spread over worker processes (`startWorker`), on BullMQ with Redis or PostgreSQL. A run is first
+ * stored (so `get` sees it at once), then queued; any worker resumes it from its last checkpoint.
+ * @example
+ * const queue = new RunQueue({ connection: 'redis://127.0.0.1:6379', store });
+ * const runId = await queue.enqueue('support', 'Refund order 42');
+ * const record = await queue.waitUntilFinished(runId);
+ */
+export class RunQueue {
+  readonly name: string;
+  readonly #store: Store;
+  readonly #connection: NormalizedConnection;
+  readonly #attempts: number;
+  #backend: Promise<{ backend: BullBackend; queue: Queue<RunJobData> }> | undefined;
+  #bus: EventBus | undefined;
+
+  constructor(options: RunQueueOptions) {
+    this.#connection = normalizeConnection(options.connection);
+    if (!options.store) throw new SvcError('store: required: the store the workers use');
+    this.#store = options.store;
+    this.name = options.name ?? DEFAULT_QUEUE_NAME;
+    this.#attempts = options.attempts ?? 3;
+  }
+
+  /** Stores a new run of `agentName` and queues it; answers its run id. */
+  async enqueue(
+    agentName: string,
+    input: string | readonly ChatMessage[],
+    options: EnqueueOptions = {},
+  ): Promise<string> {
+    const runId = options.runId ?? crypto.randomUUID();
+    const messages: ChatMessage[] =
+      typeof input === 'string'
+        ? [{ role: 'user', content: input }]
+        : input.map((message) => ({ ...message }));
+    const record = await createRunRecord({
+      store: this.#store,
+      agentName,
+      runId,
+      state: new RunState({ messages }),
+      session: options.session,
+      fresh: true,
+    });
+    await this.#add(record, { priority: options.priority, delay: options.delay });
+    return runId;
+  }
+
+  /** The stored run record, or `undefined`. */
+  get(runId: string): Promise<RunRecord | undefined> {
+    return this.#store.getRun(runId);
+  }
+
+  /** Stored runs, newest first. */
+  list(options?: ListRunsOptions): Promise<RunRecord[]> {
+    return this.#store.listRuns(options);
+  }
+
+  /** Resolves with the record once the run is completed, failed (for good) or interrupted for approval. */
+  async waitUntilFinished(
+    runId: string,
+    { timeout = 60_000 }: WaitUntilFinishedOptions = {},
+  ): Promise<RunRecord> {
+    const deadline = Date.now() + timeout;
+    for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
+      const record = await this.#store.getRun(runId);
+      if (!record) throw new SvcError(`No stored run "${runId}"`);
+      if (record.status !== 'running') return record;
+      if (Date.now() + wait > deadline) {
+        throw new SvcError(`Run "${runId}" did not finish within ${timeout} ms (status: ${record.status})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** Lets a paused call run; once no call of the run waits any more, the run is queued again. */
+  approve(runId: string, toolCallId: string): Promise<void> {
+    return this.#decide(runId, toolCallId, { approved: true });
+  }
+
+  /** Refuses a paused call (the model is told, with `reason`); once no call waits, the run is queued again. */
+  reject(runId: string, toolCallId: string, reason?: string): Promise<void> {
+    return this.#decide(runId, toolCallId, { approved: false, reason });
+  }
+
+  /**
+   * The events of a run as the worker running it emits them (Redis pub/sub or PostgreSQL LISTEN/NOTIFY),
+   * from the call until it finishes or pauses; ends at once when it already has. It subscribes when
+   * called (so call it before `enqueue` with your own `runId` to miss nothing) and unsubscribes when the
+   * iteration ends or breaks. Events are best-effort: a run resumed after a crash starts over with
+   * `start`; the store holds the truth.
+   */
+  events(runId: string): AsyncIterable<AgentEvent> {
+    this.#bus ??= createEventBus(this.#connection, this.name);
+    return followEvents(this.#bus, runId, () => this.#store.getRun(runId));
+  }
+
+  /** Closes the queue's connections (not the store's). */
+  async close(): Promise<void> {
+    const backend = this.#backend;
+    this.#backend = undefined;
+    await Promise.all([backend && (await backend).queue.close(), this.#bus?.close()]);
+  }
+
+  async #decide(
+    runId: string,
+    toolCallId: string,
+    decision: { approved: true } | { approved: false; reason?: string | undefined },
+  ): Promise<void> {
+    const record = await recordDecision(this.#store, runId, toolCallId, decision);
+    if (record.interruptions.length > 0) return;
+    const { version, createdAt: _createdAt, updatedAt: _updatedAt, ...input } = record;
+    const running = await this.#store.updateRun(runId, version, { ...input, status: 'running' });
+    await this.#add(running, {});
+  }
+
+  async #add(record: RunRecord, options: { priority?: number | undefined; delay?: number | undefined }) {
+    const { queue } = await this.#open();
+    await queue.add(
+      'run',
+      { runId: record.id, agentName: record.agentName },
+      {
+        // One job per (run, version): re-queueing the same state twice is one job.
+        jobId: `run-${Buffer.from(record.id).toString('base64url')}-${record.version}`,
+        attempts: this.#attempts,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: true,
+        removeOnFail: { count: 1_000 },
+        ...(options.priority !== undefined && { priority: options.priority }),
+        ...(options.delay !== undefined && { delay: options.delay }),
+      },
+    );
+  }
+
+  #open() {
+    this.#backend ??= loadBullBackend(this.#connection).then((backend) => ({
+      backend,
+      queue: new backend.Queue(this.name, backend.options),
+    }));
+    return this.#backend;
+  }
+}

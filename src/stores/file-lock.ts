@@ -1,0 +1,63 @@
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+// A lock held longer than this by a live process is still honoured; past it, only a dead holder's is taken.
+const STALE_MS = 30_000;
+
+/**
+ * Runs `fn` while holding `path` as an exclusive lock file (`O_EXCL` create), so two processes on one
+ * machine never read-modify-write the same file at once. A lock whose holder died (SIGKILL) is taken over:
+ * the file names the holder's pid, and a pid that no longer exists cannot be holding it. Taking and
+ * releasing the lock are single local syscalls, made synchronously: through the thread pool they cost
+ * more than they block (bench/results/durable.md).
+ */
+export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      try {
+        writeSync(fd, String(process.pid));
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (isStale(path)) unlinkQuietly(path);
+      else await sleep(Math.min(1 + attempt, 20));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    unlinkQuietly(path);
+  }
+}
+
+function isStale(path: string): boolean {
+  try {
+    const pid = Number(readFileSync(path, 'utf8'));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid)) return true;
+    return Date.now() - statSync(path).mtimeMs > STALE_MS && !(pid > 0 && isAlive(pid));
+  } catch {
+    // Gone already, or created but not yet filled: try again.
+    return false;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

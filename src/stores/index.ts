@@ -1,0 +1,21 @@
+/**
+ * Stores of durable runs and conversation sessions (`svc-agents/stores`): `fileStore` (the embedded
+ * default), `memoryStore`, `redisStore` (ioredis) and `postgresStore` (pg). Redis and PostgreSQL drivers
+ * are optional peer dependencies, loaded only when such a store is first used.
+ */
+export type {
+  AddItemsOptions,
+  ListRunsOptions,
+  RunRecord,
+  RunRecordInput,
+  RunSessionLink,
+  RunStatus,
+  RunStore,
+  SessionStore,
+  Store,
+} from '../agent/durable/store.js';
+export { RunConflictError } from '../agent/errors/run-conflict-error.js';
+export { type FileStoreOptions, fileStore } from './file-store.js';
+export { memoryStore } from './memory-store.js';
+export { type PostgresStoreOptions, postgresStore } from './postgres-store.js';
+export { type RedisStoreOptions, redisStore } from './redis-store.js';

@@ -1,0 +1,79 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { Store } from '../../../src/agent/durable/store.js';
+import type { QueueConnection } from '../../../src/queue/queue-connection.js';
+import { postgresStore } from '../../../src/stores/postgres-store.js';
+import { redisStore } from '../../../src/stores/redis-store.js';
+import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../../helpers/infra-services.js';
+
+/** A queue backend for a test: its connection, a store beside it, and cleanup of both. */
+export interface QueueBackend {
+  name: 'redis' | 'postgres';
+  available: boolean;
+  /** A fresh namespace: connection, queue name and store, with `cleanup` removing all of it. */
+  create(): QueueNamespace;
+}
+
+/** One test's queue and store, and how a worker process reaches that store. */
+export interface QueueNamespace {
+  connection: QueueConnection;
+  queueName: string;
+  store: Store;
+  storeOptions: { url: string; prefix?: string; schema?: string };
+  cleanup(): Promise<void>;
+}
+
+const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);
+
+/** The two BullMQ backends, each skipped (or failed under CI=true) when its service is missing. */
+export const queueBackends: QueueBackend[] = [
+  {
+    name: 'redis',
+    available: redisUp,
+    create() {
+      const queueName = uniqueNamespace('q');
+      const prefix = `${uniqueNamespace('rs')}:`;
+      const store = redisStore({ url: REDIS_URL, prefix });
+      return {
+        connection: REDIS_URL,
+        queueName,
+        store,
+        storeOptions: { url: REDIS_URL, prefix },
+        async cleanup() {
+          await store.close?.();
+          const redis = new Redis(REDIS_URL);
+          const keys = [
+            ...(await redis.keys(`${prefix}*`)),
+            ...(await redis.keys(`svc-agents:${queueName}*`)),
+          ];
+          if (keys.length > 0) await redis.del(...keys);
+          await redis.quit();
+        },
+      };
+    },
+  },
+  {
+    name: 'postgres',
+    available: postgresUp,
+    create() {
+      const queueName = uniqueNamespace('q');
+      const storeSchema = uniqueNamespace('ps');
+      const queueSchema = uniqueNamespace('pq');
+      const store = postgresStore({ connectionString: POSTGRES_URL, schema: storeSchema });
+      return {
+        connection: { postgres: POSTGRES_URL, schema: queueSchema },
+        queueName,
+        store,
+        storeOptions: { url: POSTGRES_URL, schema: storeSchema },
+        async cleanup() {
+          await store.close?.();
+          const client = new pg.Client({ connectionString: POSTGRES_URL });
+          await client.connect();
+          await client.query(`DROP SCHEMA IF EXISTS "${storeSchema}" CASCADE`);
+          await client.query(`DROP SCHEMA IF EXISTS "${queueSchema}" CASCADE`);
+          await client.end();
+        },
+      };
+    },
+  },
+];
