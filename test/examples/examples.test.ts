@@ -83,8 +83,8 @@ const expectations: Record<
     needsRedis: true,
     stdout: [
       /run \S+ is interrupted: refund_order \{"orderId":1001\} waits\nworker \d+ crashed \(SIGKILL\)/,
-      /approved; run \S+ is completed: .*refund_order returned orderId 1001, refunded true/,
-      /session customer-7 holds 5 messages/,
+      /approved; run \S+ is completed: .*refund_order \(1001\): order id 1001, refunded true/,
+      /session customer-7 holds 4 messages/,
       /resumed and completed; the model was told: "Tool write_report was interrupted/,
     ],
   },
