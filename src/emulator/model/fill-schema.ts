@@ -323,7 +323,7 @@ export class SchemaFiller {
         value = this.next('path', facts.paths) ?? this.next('quoted', facts.quoted);
         break;
       case 'freetext':
-        value = facts.quoted[0] ?? stripRequest(facts.text);
+        value = facts.quoted[0] ?? withoutToolPhrase(stripRequest(facts.text), this.source.context);
         break;
       case 'summary':
         // A tool call's optional note is not something the request asked for.
@@ -483,6 +483,27 @@ export function stripRequest(text: string): string {
     )
     .replace(/[\s?!.]+$/, '')
     .trim();
+}
+
+/** Verbs that only say "use the tool": "Run the slow search about comets". */
+const GENERIC_VERBS = new Set(['run', 'do', 'start', 'perform', 'execute', 'create', 'add', 'make', 'new']);
+
+/**
+ * The request without a leading phrase that only names the tool it asks for: "Schedule a reminder to water
+ * the plants" gives `water the plants` to a reminder tool described as "Schedule a reminder ...", and "Run the
+ * slow search about comets" gives `comets` to "A slow search through the archive". A name after "to" stays
+ * ("Send a message to Bob ...").
+ */
+export function withoutToolPhrase(text: string, context: string | undefined): string {
+  if (!context) return text;
+  const m =
+    /^(\w+\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(about|regarding|on|for|to)\s+(\S.*)$/is.exec(text);
+  if (!m) return text;
+  const [, phrase = '', preposition = '', rest = ''] = m;
+  if (preposition.toLowerCase() === 'to' && /^\p{Lu}/u.test(rest)) return text;
+  const described = new Set(contentWords(context));
+  const named = contentWords(phrase).filter((w) => !GENERIC_VERBS.has(w));
+  return named.length > 0 && named.every((w) => described.has(w)) ? rest : text;
 }
 
 /** A one-sentence summary of a request, led by the subject a tool result names ("Ada (enterprise): ..."). */

@@ -237,4 +237,28 @@ describe('planToolCalls', () => {
       }
     });
   });
+
+  describe('when filling a free-text parameter', () => {
+    const reminder = tool('schedule_reminder', 'Schedule a reminder for the user.', {
+      text: { type: 'string', description: 'What to remind the user of' },
+    });
+    const slowSearch = tool('slow_search', 'A slow search through the archive', {
+      topic: { type: 'string' },
+    });
+    const messenger = tool('send_message', 'Send a message to a contact.', { text: { type: 'string' } });
+
+    it('should leave out the phrase that only names the tool', () => {
+      const plan = (prompt: string) => planToolCalls([reminder, slowSearch, messenger], prompt).calls;
+      expect(plan('Schedule a reminder to water the plants')).toEqual([
+        { tool: reminder, arguments: { text: 'water the plants' } },
+      ]);
+      expect(plan('Run the slow search about comets')).toEqual([
+        { tool: slowSearch, arguments: { topic: 'comets' } },
+      ]);
+      // A name after "to" is the recipient, not the phrase naming the tool.
+      expect(plan('Send a message to Bob saying I am late')[0]?.arguments.text).toBe(
+        'Send a message to Bob saying I am late',
+      );
+    });
+  });
 });
