@@ -38,7 +38,8 @@ const slowSearch = defineTool({
   },
 });
 
-describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', () => {
+// A real browser on two cores shared with the rest of the suite: give each test more than the default 20 s.
+describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeout: 60_000 }, () => {
   let emu: Emulator;
   let client: SvcClient;
   let server: ChatServer;
