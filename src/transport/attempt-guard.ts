@@ -56,7 +56,16 @@ export class AttemptGuard implements AttemptState {
     this.stop(new APIUserAbortError(undefined, { cause }));
   }
 
-  /** Ends the time limit (a stream whose head arrived must not be cut by it). */
+  /**
+   * Starts the time limit over (a stream's body read something: the limit bounds the silence between
+   * reads), or starts it again after `stopTimer`.
+   */
+  restartTimer(): void {
+    if (this.#timer !== undefined) this.#timer.refresh();
+    else if (this.timeout <= maxTimerDelay) this.#timer = setTimeout(onTimeout, this.timeout, this);
+  }
+
+  /** Ends the time limit (while a slow consumer holds the stream back, the silence is not the server's). */
   stopTimer(): void {
     if (this.#timer === undefined) return;
     clearTimeout(this.#timer);
