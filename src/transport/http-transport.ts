@@ -214,7 +214,7 @@ function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text',
   if (text === '') return undefined as T;
   try {
     return JSON.parse(text) as T;
-  } catch (error) {
+  } catch {
     // The server's text may echo the key; the parser's message quotes it too, so it is not kept as cause.
     const snippet = redactSecret(text.slice(0, 200).replace(/\s+/g, ' '), apiKey);
     throw new InvalidResponseError(`${response.statusCode} response body is not valid JSON: ${snippet}`, {
