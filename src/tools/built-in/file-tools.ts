@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { FileObject } from '../../api/types/files.js';
 import { defineTool } from '../define-tool.js';
@@ -46,7 +47,11 @@ function describeFile(file: FileObject) {
 export function fileTools(client: SvcClient, options: FileToolsOptions = {}): Tool[] {
   const { root, maxContentChars = 20_000, fileReadyTimeoutMs = 120_000 } = options;
   const { z } = loadZod();
-  const fileId = z.string().min(1).describe('Id of the file, as returned by list_files or upload_file');
+  const fileId = z
+    .string()
+    .min(1)
+    .refine(isSafePathId, pathIdRule)
+    .describe('Id of the file, as returned by list_files or upload_file');
   const approval = (name: FileToolName, fallback: boolean) => options.needsApproval?.[name] ?? fallback;
   if (root === undefined && options.only?.includes('upload_file')) {
     throw new ToolDefinitionError({
