@@ -7,6 +7,7 @@ import { buildRequest } from './build-request.js';
 import { buildRunResult } from './build-run-result.js';
 import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
+import { distinctToolCallIds } from './distinct-tool-call-ids.js';
 import { attachRunState } from './errors/attach-run-state.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
@@ -99,6 +100,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       turns += 1;
       const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
       const turn = toAssistantMessage(message, options.generateId);
+      // Before the turn enters the history: a reused id must neither hit the ledger nor pair two answers.
+      distinctToolCallIds(turn.functionCalls, state);
       const step = recordStep(state, completion, turn);
 
       // A message with function calls is a tool turn whatever its finish_reason says.
