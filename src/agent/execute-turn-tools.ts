@@ -18,6 +18,8 @@ export interface ExecuteTurnToolsOptions {
   signal: AbortSignal;
   concurrency: number;
   emit: (event: AgentEvent) => void;
+  /** Cap on each `tool` message, in characters, for tools that set none. */
+  maxOutputChars?: number | undefined;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
       signal,
       ledger: state.ledger,
       parsedArguments: parsedArgumentsOf(call),
+      maxOutputChars: options.maxOutputChars,
     });
     report(outcome);
     return outcome;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createToolSet } from '../tools/create-tool-set.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
 import type { AgentOptions } from './agent-options.js';
@@ -18,6 +19,7 @@ export interface NormalizedAgentOptions {
   maxTurns: number;
   modelSettings: ModelSettings;
   toolConcurrency: number;
+  maxToolOutputChars: number;
   stopWhen: StopCondition;
   hooks: AgentHooks;
   outputName: string;
@@ -34,6 +36,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     maxTurns = defaultAgentOptions.maxTurns,
     modelSettings = {},
     toolConcurrency = defaultAgentOptions.toolConcurrency,
+    maxToolOutputChars = DEFAULT_MAX_TOOL_OUTPUT_CHARS,
     stopWhen = [],
     hooks = {},
     outputName = defaultAgentOptions.outputName,
@@ -50,6 +53,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   }
   checkPositiveInteger('maxTurns', maxTurns);
   checkPositiveInteger('toolConcurrency', toolConcurrency);
+  checkPositiveInteger('maxToolOutputChars', maxToolOutputChars);
   const settings = modelSettings as Record<string, unknown>;
   if ('n' in settings && settings.n !== 1 && settings.n !== undefined) {
     throw new AgentOptionsError({
@@ -73,6 +77,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     maxTurns,
     modelSettings,
     toolConcurrency,
+    maxToolOutputChars,
     // The repeat guard always applies: a model stuck on one call would otherwise burn every turn.
     stopWhen: anyOf(isRepeatedToolCall(3), ...conditions),
     hooks,

@@ -43,6 +43,8 @@ export interface RunAgentOptions {
   maxTurns: number;
   stopWhen: StopCondition;
   toolConcurrency: number;
+  /** Cap on each `tool` message, in characters, for tools that set none. */
+  maxToolOutputChars?: number | undefined;
   stream: boolean;
   context: unknown;
   client: SvcClient | undefined;
@@ -169,6 +171,7 @@ function runTools(options: RunAgentOptions): Promise<'settled' | 'interrupted'> 
     signal,
     emit,
     concurrency: options.toolConcurrency,
+    maxOutputChars: options.maxToolOutputChars,
   });
 }
 
@@ -209,7 +212,8 @@ function failRun(options: RunAgentOptions, error: unknown): unknown {
     const done = state.ledger.get(call.toolCallId);
     if (done) return resultFromOutcome(done);
     if (call.approval === 'rejected') return unrunResult(call, 'rejected', rejectionText(call));
-    return unrunResult(call, 'aborted', cancelledText(call));
+    const idempotent = options.toolSet.functions.get(call.toolName)?.idempotent === true;
+    return unrunResult(call, 'aborted', cancelledText(call, idempotent));
   });
   return attachRunState(toAbortError(signal, error), state);
 }
