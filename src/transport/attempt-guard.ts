@@ -25,6 +25,7 @@ export class AttemptGuard implements AttemptState {
   #stop: Stop | undefined;
   #onUserAbort: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #released = false;
 
   constructor(timeout: number, signal: AbortSignal | undefined) {
     this.timeout = timeout;
@@ -61,6 +62,8 @@ export class AttemptGuard implements AttemptState {
    * reads), or starts it again after `stopTimer`.
    */
   restartTimer(): void {
+    // A stream that ended before its head was handed over must not get a new timer (it would hold it).
+    if (this.#released) return;
     if (this.#timer !== undefined) this.#timer.refresh();
     else if (this.timeout <= maxTimerDelay) this.#timer = setTimeout(onTimeout, this.timeout, this);
   }
@@ -74,6 +77,7 @@ export class AttemptGuard implements AttemptState {
 
   /** Ends the time limit and forgets the caller's signal: the attempt is over. */
   release(): void {
+    this.#released = true;
     this.stopTimer();
     if (this.#onUserAbort === undefined) return;
     if (this.#signal !== undefined) removeAbortListener(this.#signal, this.#onUserAbort);

@@ -70,6 +70,22 @@ describe('ChatCompletionStream against a hostile server', () => {
     });
   });
 
+  describe('when fast streams end (soak finding)', () => {
+    it('should leave no idle timer behind holding the finished stream', async () => {
+      setup.server.setHandler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`${data(createChunk([{ delta: { content: 'a' }, finish_reason: 'stop' }]))}data: [DONE]\n\n`);
+      });
+      const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+      const before = timers();
+      for (let i = 0; i < 20; i++) {
+        const stream = await setup.client.chat.completions.create(params);
+        await stream.finalCompletion();
+      }
+      expect(timers() - before).toBeLessThan(5);
+    });
+  });
+
   describe('when the body ends without [DONE] and without a finish_reason (defect 2)', () => {
     it('should reject with a retryable APIConnectionError, not a partial completion', async () => {
       setup.server.setHandler((_req, res) => {
