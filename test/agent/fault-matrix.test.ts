@@ -117,4 +117,61 @@ describe('fault matrix: every scenario ends done, each call run once, each call 
       }
     }
   }
+
+  // Faults on our side: a tool that throws or times out (the run goes on), an abort mid-request or mid-tool
+  // (the run stops and resumes from error.state).
+  for (const stream of [false, true]) {
+    for (const name of ['tool throws', 'tool times out', 'abort mid-request', 'abort mid-tool'] as const) {
+      it(`${name}, ${stream ? 'streamed' : 'not streamed'}`, async () => {
+        const runs = new Map<string, number>();
+        const controller = new AbortController();
+        const lookup = defineTool({
+          name: 'lookup',
+          description: 'Looks up q.',
+          parameters: z.object({ q: z.string() }),
+          timeoutMs: 50,
+          execute: async ({ q }, ctx) => {
+            runs.set(ctx.toolCallId, (runs.get(ctx.toolCallId) ?? 0) + 1);
+            if (q === 'a' && name === 'tool throws') throw new Error('lookup failed');
+            if (q === 'a' && name === 'tool times out') await new Promise((r) => setTimeout(r, 100));
+            if (q === 'a' && name === 'abort mid-tool' && runs.size === 1) {
+              controller.abort();
+              await new Promise((r) => setTimeout(r, 20));
+            }
+            return `result ${q}`;
+          },
+        });
+        emu.script(
+          name === 'abort mid-request'
+            ? [toolTurn, { message: { content: 'done' }, fault: { latencyMs: 200 } }, finalTurn]
+            : [toolTurn, finalTurn],
+        );
+        const agent = new Agent({ client, model: 'svc-3.5-flash', tools: [lookup] });
+        let input: AgentInput = 'go';
+        let messages: ChatMessage[] = [];
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          const options = attempt === 1 ? { signal: controller.signal } : {};
+          if (name === 'abort mid-request' && attempt === 1) setTimeout(() => controller.abort(), 100);
+          try {
+            const result = await (stream ? agent.stream(input, options).result : agent.run(input, options));
+            messages = result.messages;
+            break;
+          } catch (error) {
+            if (String(error).includes(emu.apiKey)) totals.keyLeaks++;
+            input = (error as { state: RunState }).state;
+          }
+        }
+        totals.scenarios++;
+        totals.toolCalls += runs.size;
+        for (const count of runs.values()) if (count !== 1) totals.duplicated++;
+        const callIds = messages.flatMap((m) =>
+          m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [],
+        );
+        const answers = messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
+        for (const id of callIds) if (answers.filter((a) => a === id).length !== 1) totals.lostToolMessages++;
+        expect(messages.at(-1)?.content).toBe('done');
+        expect(answers.length).toBe(callIds.length);
+      });
+    }
+  }
 });
