@@ -39,7 +39,7 @@ export interface FaultCase {
 
 const apiKey = 'sk-fault-schedule-0123456789';
 /** Idle/attempt timeout of the client, and a tool's timeout: small so a case stays fast. */
-export const clientTimeoutMs = 120;
+export const clientTimeoutMs = 150;
 const toolTimeoutMs = 30;
 
 const faultArb: fc.Arbitrary<RequestFault> = fc.oneof(
@@ -121,7 +121,8 @@ export class FaultScheduleServer {
     const requestsPerAttempt = fcase.turns.length + 1;
     // Each request may wait a whole idle timeout, each turn a tool timeout: generous slack for a busy machine.
     const attemptBoundMs = requestsPerAttempt * (clientTimeoutMs + toolTimeoutMs * 2) + 3000;
-    const maxAttempts = fcase.faults.length + fcase.aborts.length + 2;
+    // One attempt per fault and abort, plus room for timeouts a loaded machine adds (each is retryable).
+    const maxAttempts = fcase.faults.length + fcase.aborts.length + 6;
     let input: AgentInput = 'go';
     let messages: ChatMessage[] | undefined;
     for (let attempt = 0; attempt < maxAttempts && messages === undefined; attempt++) {
