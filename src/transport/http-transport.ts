@@ -87,11 +87,6 @@ export class HttpTransport {
     return `HttpTransport ${inspect(this.toJSON(), options)}`;
   }
 
-  /** `text` with the API key replaced by `***`: for any server text that becomes part of an error. */
-  redact(text: string): string {
-    return redactSecret(text, this.#apiKey);
-  }
-
   /** One attempt of a buffered request: the timeout bounds it whole, body included. */
   async #requestOnce<T>(req: HttpRequest): Promise<T> {
     const handler = new BufferedResponseHandler();
