@@ -284,6 +284,8 @@ export { BadRequestError } from './transport/errors/bad-request-error.js';
 export { ConfigurationError } from './transport/errors/configuration-error.js';
 export { ContentModerationError } from './transport/errors/content-moderation-error.js';
 export { InternalServerError } from './transport/errors/internal-server-error.js';
+// Hardening (issue 12): an unreadable 2xx answer, retryable
+export { InvalidResponseError } from './transport/errors/invalid-response-error.js';
 export { NotFoundError } from './transport/errors/not-found-error.js';
 export { PaymentRequiredError } from './transport/errors/payment-required-error.js';
 export { RateLimitError } from './transport/errors/rate-limit-error.js';

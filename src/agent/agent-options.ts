@@ -55,6 +55,8 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   outputName?: string;
   /** Tool calls of one turn that run at the same time. @default 8 */
   toolConcurrency?: number;
+  /** Cap on each `tool` message, in characters (a tool's own `maxOutputChars` wins); cut with a marker. @default 100_000 */
+  maxToolOutputChars?: number;
   /** Stops after a tool turn when any condition holds; a guard against a call repeated 3 times always applies. */
   stopWhen?: StopCondition | StopCondition[];
   /** Lifecycle hooks. */

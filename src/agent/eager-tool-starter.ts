@@ -16,6 +16,8 @@ export interface EagerToolStarterOptions {
   /** The run's id and the index of the streaming step: `ctx.runId` and `ctx.idempotencyKey` of early calls. */
   runId?: string | undefined;
   step?: number | undefined;
+  /** Cap on each `tool` message, in characters, for tools that set none. */
+  maxOutputChars?: number | undefined;
 }
 
 /** A call of the streaming turn, as the updates have shown it so far. */
@@ -140,7 +142,7 @@ export class EagerToolStarter {
     }
     call.closed = true;
     if (this.#runs.size >= this.#options.concurrency) return;
-    const { signal, toolSet, context, client, runId, step } = this.#options;
+    const { signal, toolSet, context, client, runId, step, maxOutputChars } = this.#options;
     const controller = new AbortController();
     const outcome = executeToolCall({
       toolSet,
@@ -151,6 +153,7 @@ export class EagerToolStarter {
       parsedArguments: parsed,
       runId,
       step,
+      maxOutputChars,
     });
     // A discarded run's failure is nobody's to report.
     outcome.catch(() => {});

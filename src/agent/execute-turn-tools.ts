@@ -26,6 +26,8 @@ export interface ExecuteTurnToolsOptions {
   runId?: string | undefined;
   /** Awaited after each call finishes (a durable run checkpoints there). */
   onToolFinished?: (() => Promise<void>) | undefined;
+  /** Cap on each `tool` message, in characters, for tools that set none. */
+  maxOutputChars?: number | undefined;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
           parsedArguments: parsedArgumentsOf(call),
           runId: options.runId,
           step,
+          maxOutputChars: options.maxOutputChars,
         }));
     report(outcome);
     if (options.onToolFinished) await options.onToolFinished();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createToolSet } from '../tools/create-tool-set.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentHooks } from './agent-hooks.js';
 import type { AgentInstrumentation } from './agent-instrumentation.js';
@@ -30,6 +31,7 @@ export interface NormalizedAgentOptions {
   maxTurns: number;
   modelSettings: ModelSettings;
   toolConcurrency: number;
+  maxToolOutputChars: number;
   stopWhen: StopCondition;
   hooks: AgentHooks;
   outputName: string;
@@ -56,6 +58,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     maxTurns = defaultAgentOptions.maxTurns,
     modelSettings = {},
     toolConcurrency = defaultAgentOptions.toolConcurrency,
+    maxToolOutputChars = DEFAULT_MAX_TOOL_OUTPUT_CHARS,
     stopWhen = [],
     hooks = {},
     outputName = defaultAgentOptions.outputName,
@@ -76,6 +79,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   }
   checkPositiveInteger('maxTurns', maxTurns);
   checkPositiveInteger('toolConcurrency', toolConcurrency);
+  checkPositiveInteger('maxToolOutputChars', maxToolOutputChars);
   const settings = modelSettings as Record<string, unknown>;
   if ('n' in settings && settings.n !== 1 && settings.n !== undefined) {
     throw new AgentOptionsError({
@@ -106,6 +110,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     maxTurns,
     modelSettings,
     toolConcurrency,
+    maxToolOutputChars,
     // The repeat guard always applies: a model stuck on one call would otherwise burn every turn.
     stopWhen: anyOf(isRepeatedToolCall(3), ...conditions),
     hooks,

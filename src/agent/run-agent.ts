@@ -9,6 +9,7 @@ import { type CreateChatCompletion, callModel } from './call-model.js';
 import { checkFinalOutput } from './check-final-output.js';
 import { priceStep } from './cost/price-step.js';
 import type { PriceTable } from './cost/price-table.js';
+import { distinctToolCallIds } from './distinct-tool-call-ids.js';
 import type { DurableHooks } from './durable/durable-run.js';
 import { type ResolveToolSet, refreshToolSet } from './dynamic-tools.js';
 import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
@@ -48,6 +49,8 @@ export interface RunAgentOptions {
   maxTurns: number;
   stopWhen: StopCondition;
   toolConcurrency: number;
+  /** Cap on each `tool` message, in characters, for tools that set none. */
+  maxToolOutputChars?: number | undefined;
   stream: boolean;
   context: unknown;
   client: SvcClient | undefined;
@@ -127,6 +130,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       turns += 1;
       const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
       const turn = toAssistantMessage(message, options.generateId);
+      // Before the turn enters the history: a reused id must neither hit the ledger nor pair two answers.
+      distinctToolCallIds(turn.functionCalls, state);
       const step = recordStep(state, completion, turn);
       if (options.prices) priceStep(state, step, params, completion, options.prices);
 
@@ -201,6 +206,7 @@ function runTools(options: RunAgentOptions, eager?: EagerToolStarter): Promise<'
       eager,
       runId: options.runId,
       onToolFinished: durable && (() => durable.afterToolCall(state)),
+      maxOutputChars: options.maxToolOutputChars,
     });
   // Tools that run agents (`agent.asTool`) find this run's events, usage and state through the scope.
   const start = () =>
@@ -220,6 +226,7 @@ function startEagerly(options: RunAgentOptions, step: number): EagerToolStarter 
     concurrency: options.toolConcurrency,
     runId,
     step,
+    maxOutputChars: options.maxToolOutputChars,
   });
 }
 
@@ -260,7 +267,8 @@ function failRun(options: RunAgentOptions, error: unknown): unknown {
     const done = state.ledger.get(call.toolCallId);
     if (done) return resultFromOutcome(done);
     if (call.approval === 'rejected') return unrunResult(call, 'rejected', rejectionText(call));
-    return unrunResult(call, 'aborted', cancelledText(call));
+    const idempotent = options.toolSet.functions.get(call.toolName)?.idempotent === true;
+    return unrunResult(call, 'aborted', cancelledText(call, idempotent));
   });
   return attachRunState(toAbortError(signal, error), state);
 }

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../api/types/chat.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import { ToolCallLedger } from '../tools/tool-call-ledger.js';
 import { RunStateError } from './errors/run-state-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
@@ -200,7 +201,8 @@ function toJsonSafeStep(step: AgentStep): AgentStep {
 function toJsonSafe(value: unknown): unknown {
   try {
     const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
+    // A huge output stays out of the saved state: its capped tool message is in `messages`.
+    return text === undefined || text.length > DEFAULT_MAX_TOOL_OUTPUT_CHARS ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -49,9 +49,11 @@ export function rejectionText(call: PendingToolCall): string {
   return `The user rejected this call of ${call.toolName}; it was not run.${reason}`;
 }
 
-/** The tool message of a call stopped by an abort. */
-export function cancelledText(call: PendingToolCall): string {
-  return `Tool ${call.toolName} was cancelled: the run was aborted.`;
+/** The tool message of a call an abort left without an outcome: it never started (or, idempotent, was stopped). */
+export function cancelledText(call: PendingToolCall, idempotent = false): string {
+  return idempotent
+    ? `Tool ${call.toolName} was stopped or not started (the run was aborted); it may have taken effect, and running it again is safe.`
+    : `Tool ${call.toolName} was not run: the run was aborted before it started.`;
 }
 
 /** The tool message of a call left unrun because the run hit `maxTurns`. */

@@ -20,6 +20,15 @@ const compactKeys: Record<string, (fault: EmulatorFault, value: string) => void>
   drip: (f, v) => {
     f.dripMs = Number(v);
   },
+  stall: (f, v) => {
+    f.stallAfterBytes = Number(v);
+  },
+  'not-event-stream': (f, v) => {
+    f.notEventStream = v !== 'false';
+  },
+  'echo-key': (f, v) => {
+    f.echoKey = v !== 'false';
+  },
   times: (f, v) => {
     f.times = Number(v);
   },
@@ -27,7 +36,8 @@ const compactKeys: Record<string, (fault: EmulatorFault, value: string) => void>
 
 /**
  * Parses the `x-emulator-fault` header: JSON (`{"status":503,"headers":{"Retry-After":"1"}}`) or the compact
- * form `status=503;retry-after=1;latency=200;cut=120;malformed;drip=20;times=2;message=Busy;type=overloaded`.
+ * form `status=503;retry-after=1;latency=200;cut=120;stall=80;malformed;not-event-stream;echo-key;drip=20;times=2;
+ * message=Busy;type=overloaded`.
  */
 export function parseFaultHeader(value: string): EmulatorFault {
   const text = value.trim();
@@ -71,7 +81,7 @@ export function checkFault(fault: EmulatorFault, where: string): void {
   ) {
     throw invalidParams(`${where}.status: must be an HTTP status between 100 and 599`);
   }
-  for (const key of ['latencyMs', 'cutAfterBytes', 'dripMs', 'times'] as const) {
+  for (const key of ['latencyMs', 'cutAfterBytes', 'stallAfterBytes', 'dripMs', 'times'] as const) {
     const value = fault[key];
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) {
       throw invalidParams(`${where}.${key}: must be a non-negative number`);

@@ -34,7 +34,8 @@ export class ScriptQueue {
 function checkAnswer(answer: unknown, i: number): void {
   const where = `answers[${i}]`;
   if (typeof answer !== 'object' || answer === null) throw invalidParams(`${where}: must be an object`);
-  const kinds = KINDS.filter((kind) => kind in answer);
+  // A `message` may carry its own `fault` (cut, stall, malformed chunk, ...): it is not a second kind.
+  const kinds = KINDS.filter((kind) => kind in answer && !(kind === 'fault' && 'message' in answer));
   if (kinds.length !== 1) throw invalidParams(`${where}: must have exactly one of ${KINDS.join(', ')}`);
   const a = answer as Record<string, unknown>;
   if ('chunks' in a && !Array.isArray(a.chunks)) throw invalidParams(`${where}.chunks: must be an array`);

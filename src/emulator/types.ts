@@ -20,6 +20,12 @@ export interface EmulatorFault {
   malformedChunk?: boolean;
   /** Wait this long between stream events (or between pieces of a JSON body). */
   dripMs?: number;
+  /** Write only this many bytes of the response body, then send nothing more (the connection stays open). */
+  stallAfterBytes?: number;
+  /** Answer a streamed request with `200 text/html` (a proxy's page) instead of an event stream. */
+  notEventStream?: boolean;
+  /** Quote the caller's API key in the answer: in the error body of `status`, or as an error event mid-stream. */
+  echoKey?: boolean;
   /** Apply to this many matching requests only. @default unlimited (options), 1 per header value when set */
   times?: number;
   /** Only requests whose path contains this string (or matches this RegExp); `startEmulator({ faults })` only. */
@@ -52,6 +58,8 @@ export type ScriptedAnswer =
       };
       finish_reason?: string | null;
       usage?: Partial<Usage>;
+      /** A fault applied to this scripted answer (cut, stall, malformed chunk, drip, ...). */
+      fault?: EmulatorFault;
     }
   | { completion: Partial<Omit<ChatCompletion, 'choices'>> & { choices?: unknown[]; message?: unknown } }
   | { chunks: Array<ChatCompletionChunk | Record<string, unknown> | string> }

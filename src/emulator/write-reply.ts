@@ -9,6 +9,7 @@ const MALFORMED_EVENT = 'data: {"id":"chatcmpl-malformed","object":"chat.complet
 /** The error reply a `status` fault answers with. */
 export function faultReply(fault: EmulatorFault & { status: number }): Reply {
   const body = fault.body ?? errorBody('Emulated fault', errorTypeForStatus(fault.status));
+  if (fault.echoKey) return { kind: 'json', status: fault.status, body, headers: fault.headers ?? {}, fault };
   return { kind: 'json', status: fault.status, body, headers: fault.headers ?? {} };
 }
 
@@ -20,6 +21,12 @@ export async function writeReply(
 ): Promise<void> {
   const effective = { ...fault, ...reply.fault };
   const headers = { ...effective.headers, ...reply.headers };
+  if (reply.kind === 'sse' && effective.notEventStream) {
+    const page = `<html><body><h1>502 Bad Gateway</h1>${effective.echoKey ? `<p>key ${callerKey(res)}</p>` : ''}</body></html>`;
+    res.writeHead(200, { ...headers, 'content-type': 'text/html' });
+    res.end(page);
+    return;
+  }
   if (reply.kind === 'sse') {
     res.writeHead(200, {
       ...headers,
@@ -31,6 +38,10 @@ export async function writeReply(
       typeof event === 'string' ? `data: ${event}\n\n` : `event: ${event.event}\ndata: ${event.data}\n\n`,
     );
     if (effective.malformedChunk) events.splice(Math.min(1, events.length), 0, MALFORMED_EVENT);
+    if (effective.echoKey) {
+      const error = errorBody(`Invalid key ${callerKey(res)}`, 'internal_error');
+      events.splice(Math.min(1, events.length), events.length, `data: ${JSON.stringify(error)}\n\n`);
+    }
     if (reply.done !== false) events.push('data: [DONE]\n\n');
     await writePieces(
       res,
@@ -42,7 +53,13 @@ export async function writeReply(
   let body: Buffer;
   let contentType: string;
   if (reply.kind === 'json') {
-    body = Buffer.from(JSON.stringify(reply.body));
+    const text = JSON.stringify(reply.body);
+    // An error body that quotes the key, as some proxies and servers do.
+    body = Buffer.from(
+      effective.echoKey && reply.status >= 400
+        ? text.replace('Emulated fault', `Emulated fault for ${callerKey(res)}`)
+        : text,
+    );
     contentType = 'application/json';
   } else {
     body = reply.body;
@@ -61,6 +78,11 @@ async function writePieces(res: ServerResponse, all: Buffer[], fault: EmulatorFa
   for (const [i, piece] of pieces.entries()) {
     if (res.destroyed) return;
     if (fault.dripMs && i > 0) await sleep(fault.dripMs);
+    if (fault.stallAfterBytes !== undefined && written + piece.length >= fault.stallAfterBytes) {
+      // The head and some bytes, then silence: only the client's own timeout ends this response.
+      res.write(piece.subarray(0, fault.stallAfterBytes - written));
+      return;
+    }
     if (fault.cutAfterBytes !== undefined && written + piece.length >= fault.cutAfterBytes) {
       const head = piece.subarray(0, fault.cutAfterBytes - written);
       // Destroy only after the partial bytes are flushed, so the client sees them before the reset.
@@ -75,6 +97,12 @@ async function writePieces(res: ServerResponse, all: Buffer[], fault: EmulatorFa
     if (!res.write(piece)) await drainOrClose(res);
   }
   res.end();
+}
+
+/** The bearer key of the request being answered. */
+function callerKey(res: ServerResponse): string {
+  const auth = res.req?.headers.authorization ?? '';
+  return auth.replace(/^Bearer\s+/i, '');
 }
 
 function splitInto(body: Buffer, count: number): Buffer[] {

@@ -1,6 +1,7 @@
 import type * as z4 from 'zod/v4/core';
 import type { FunctionParameters } from '../api/types/chat.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import { findUncallableSchema } from './find-uncallable-schema.js';
 import { loadModuleSync } from './load-module-sync.js';
 import { detectParametersKind, type ParametersKind } from './tool-parameters.js';
 
@@ -21,6 +22,10 @@ export function convertParameters(toolName: string, parameters: unknown): Conver
   const fail = (rule: string, cause?: unknown): never => {
     throw new ToolDefinitionError({ toolName, rule, cause });
   };
+  if (kind === 'zod3' || kind === 'zod4') {
+    const uncallable = findUncallableSchema(parameters);
+    if (uncallable !== undefined) fail(uncallable);
+  }
   let schema: Record<string, unknown>;
   let expectedKeys: string[] | undefined;
   switch (kind) {

@@ -29,6 +29,11 @@ export interface DefineToolOptions<P extends ToolParameters, Out, C> {
    * interrupted mid-run may be run again on resume instead of being reported as possibly done. @default false
    */
   idempotent?: boolean;
+  /**
+   * Cap on the `tool` message built from this tool's result, in characters; longer text is cut with a
+   * marker telling the model how much was left out. @default the agent's `maxToolOutputChars` (100_000)
+   */
+  maxOutputChars?: number;
 }
 
 const noParameters: JsonSchemaParameters = { type: 'object', properties: {} };
@@ -73,6 +78,13 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
     fail('needsApproval must be a boolean or a function');
   }
   if (typeof idempotent !== 'boolean') fail('idempotent must be a boolean');
+  const { maxOutputChars } = options;
+  if (
+    maxOutputChars !== undefined &&
+    (typeof maxOutputChars !== 'number' || !Number.isInteger(maxOutputChars) || maxOutputChars < 1)
+  ) {
+    fail('maxOutputChars must be an integer >= 1');
+  }
   const converted = convertParameters(toolName, parameters);
   return Object.freeze({
     kind: 'function' as const,
@@ -85,6 +97,7 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
     timeoutMs,
     needsApproval,
     idempotent,
+    ...(maxOutputChars === undefined ? {} : { maxOutputChars }),
     parseArguments: createArgumentsParser<InferToolArgs<P>>(name, parameters, converted),
     execute: execute as (args: InferToolArgs<P>, ctx: ToolContext<C>) => Promise<Awaited<Out>> | Awaited<Out>,
   });

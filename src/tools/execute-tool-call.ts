@@ -36,6 +36,8 @@ export interface ExecuteToolCallOptions<C = unknown> {
   runId?: string | undefined;
   /** Index of the run's step (turn) that made the call; part of `ctx.idempotencyKey`. */
   step?: number | undefined;
+  /** Cap on the `tool` message text, in characters, when the tool sets none (`maxOutputChars`). @default 100_000 */
+  maxOutputChars?: number | undefined;
 }
 
 /**
@@ -45,7 +47,10 @@ export interface ExecuteToolCallOptions<C = unknown> {
  */
 export function executeToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
   const { ledger, call } = options;
-  return ledger ? ledger.run(call.id, () => runToolCall(options)) : runToolCall(options);
+  if (!ledger) return runToolCall(options);
+  // An idempotent tool stopped mid-run is forgotten like an unstarted one: a resumed run may run it again.
+  const rerunIfStopped = options.toolSet.functions.get(call.function.name)?.idempotent === true;
+  return ledger.run(call.id, () => runToolCall(options), rerunIfStopped);
 }
 
 async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
@@ -71,7 +76,7 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
   }
   const input = parsed.value;
   if (signal?.aborted)
-    return { ...base, input, status: 'aborted', content: cancelledText(toolName), error: reasonOf(signal) };
+    return { ...base, input, status: 'aborted', content: notStartedText(toolName), error: reasonOf(signal) };
 
   const result = await runWithTimeout({
     signal,
@@ -84,44 +89,50 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
         new ToolCallContext(call.id, work, options.context as C, options.client, options.runId, options.step),
       ),
   });
+  let failed: Exclude<typeof result, { status: 'ok' }>;
   if (result.status === 'ok') {
+    const formatted = tryFormat(result.value, tool.maxOutputChars ?? options.maxOutputChars);
     // The common outcome, built in one literal (no spread of `base`).
-    return {
-      toolCallId: call.id,
-      toolName,
-      input,
-      executed: true,
-      status: 'ok',
-      output: result.value,
-      content: formatToolOutput(result.value),
-    };
-  }
+    if (typeof formatted === 'string') {
+      return {
+        toolCallId: call.id,
+        toolName,
+        input,
+        executed: true,
+        status: 'ok',
+        output: result.value,
+        content: formatted,
+      };
+    }
+    // A function or a symbol: the model cannot be shown it, so the tool failed.
+    failed = { status: 'error', error: formatted.error };
+  } else failed = result;
   const started = { ...base, input, executed: true };
-  switch (result.status) {
+  switch (failed.status) {
     case 'timeout':
       return {
         ...started,
         status: 'timeout',
-        content: `${result.error.message}; the call was stopped.`,
-        error: result.error,
+        content: `${failed.error.message}; the call was stopped, but it had started and may have taken effect.`,
+        error: failed.error,
       };
     case 'aborted':
       return {
         ...started,
         status: 'aborted',
-        content: cancelledText(toolName),
-        error: toError(result.error),
+        content: stoppedText(toolName, tool.idempotent),
+        error: toError(failed.error),
       };
     default: {
       // Not done, only waiting: an unexecuted outcome, which the ledger forgets, so a resume runs it again.
-      if (ToolSuspendedError.isInstance(result.error)) {
-        return { ...base, input, status: 'aborted', content: result.error.message, error: result.error };
+      if (ToolSuspendedError.isInstance(failed.error)) {
+        return { ...base, input, status: 'aborted', content: failed.error.message, error: failed.error };
       }
       const error = new ToolExecutionError({
         toolName,
         toolCallId: call.id,
-        message: safeErrorMessage(result.error),
-        cause: result.error,
+        message: safeErrorMessage(failed.error),
+        cause: failed.error,
       });
       if (toolErrors === 'throw') throw error;
       return { ...started, status: 'error', content: error.message, error };
@@ -129,8 +140,28 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
   }
 }
 
-function cancelledText(toolName: string): string {
-  return `Tool ${toolName} was cancelled: the run was aborted.`;
+/** The tool message text, or the error that makes the output unshowable. */
+function tryFormat(value: unknown, maxChars: number | undefined): string | { error: unknown } {
+  try {
+    return formatToolOutput(value, maxChars);
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** The `tool` message of a call aborted before its tool started. */
+export function notStartedText(toolName: string): string {
+  return `Tool ${toolName} was not run: the run was aborted before it started.`;
+}
+
+/**
+ * The `tool` message of a call aborted while its tool ran: a tool may ignore its signal and finish its
+ * side effect anyway, so the model is told what is known, not "cancelled".
+ */
+export function stoppedText(toolName: string, idempotent: boolean): string {
+  return idempotent
+    ? `Tool ${toolName} was stopped while it ran (the run was aborted); it may have taken effect, and running it again is safe.`
+    : `Tool ${toolName} was stopped while it ran (the run was aborted); it may have taken effect, so check before running it again.`;
 }
 
 function reasonOf(signal: AbortSignal): Error {

@@ -1,20 +1,139 @@
-/** Turns a tool's return value into `tool` message text: strings as is, `undefined` as '', else JSON. */
-export function formatToolOutput(output: unknown): string {
+/** Default cap on a tool message, in characters (agent `maxToolOutputChars`, tool `maxOutputChars`). */
+export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
+
+/** A tool returned a value the model cannot be shown (a function or a symbol). */
+export class ToolOutputTypeError extends TypeError {
+  constructor(kind: string, where: string) {
+    super(
+      `returned a ${kind} at ${where}; a tool must return text or JSON-compatible data (objects, arrays, numbers, Map, Set, Date, Error, BigInt)`,
+    );
+    this.name = 'ToolOutputTypeError';
+  }
+}
+
+/**
+ * Turns a tool's return value into `tool` message text: strings as is, `undefined` as '', anything else as
+ * faithful JSON (a `Map` as an object or its entries, a `Set` as an array, an `Error` as its name, message
+ * and fields, a `Date` as ISO text, a BigInt as its digits, a circular reference as `"[Circular: path]"`).
+ * A function or a symbol anywhere throws {@link ToolOutputTypeError}. Text longer than `maxChars` is cut,
+ * with a marker telling the model how much was left out.
+ */
+export function formatToolOutput(output: unknown, maxChars = DEFAULT_MAX_TOOL_OUTPUT_CHARS): string {
+  return truncateToolOutput(toText(output), maxChars);
+}
+
+function toText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (output === undefined) return '';
-  let json: string | undefined;
-  try {
-    // A replacer function makes V8 call back into JS for every key: use it only when plain JSON throws.
-    json = JSON.stringify(output);
-  } catch {
-    try {
-      json = JSON.stringify(output, (_key, value: unknown) =>
-        typeof value === 'bigint' ? value.toString() : value,
-      );
-    } catch {
-      return String(output);
-    }
+  if (output === null || typeof output === 'number' || typeof output === 'boolean')
+    return JSON.stringify(output);
+  return JSON.stringify(toJsonValue(output, 'output', [])) ?? '';
+}
+
+/** `text` cut to `maxChars` characters (never inside a surrogate pair) with a marker saying how much was cut. */
+export function truncateToolOutput(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = maxChars;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const cut = text.length - end;
+  return `${text.slice(0, end)}\n[truncated: ${cut.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters cut; ask for a narrower result]`;
+}
+
+/** A JSON-ready copy of `value`; `ancestors` holds the objects on the path (cycles are named, not followed). */
+function toJsonValue(
+  value: unknown,
+  path: string,
+  ancestors: Array<{ object: object; path: string }>,
+): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return value;
+    case 'bigint':
+      return value.toString();
+    case 'function':
+      throw new ToolOutputTypeError('function', path);
+    case 'symbol':
+      throw new ToolOutputTypeError('symbol', path);
   }
-  // JSON.stringify answers undefined for functions and symbols.
-  return json ?? String(output);
+  if (value === null) return null;
+  const object = value as object;
+  const cycle = ancestors.find((entry) => entry.object === object);
+  if (cycle !== undefined) return `[Circular: ${cycle.path}]`;
+  if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
+  ancestors.push({ object, path });
+  try {
+    if (Array.isArray(object)) {
+      return object.map((item, i) => {
+        const converted = toJsonValue(item, `${path}[${i}]`, ancestors);
+        return converted === undefined ? null : converted;
+      });
+    }
+    if (object instanceof Map) return mapToJson(object, path, ancestors);
+    if (object instanceof Set) {
+      return [...object].map((item, i) => toJsonValue(item, `${path}[${i}]`, ancestors) ?? null);
+    }
+    if (object instanceof Error) return errorToJson(object, path, ancestors);
+    if (ArrayBuffer.isView(object) && !(object instanceof DataView)) {
+      return Array.from(object as unknown as ArrayLike<number | bigint>, (n) =>
+        toJsonValue(n, path, ancestors),
+      );
+    }
+    const toJSON = (object as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return toJsonValue(toJSON.call(object), path, ancestors);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(object)) {
+      const converted = toJsonValue((object as Record<string, unknown>)[key], `${path}.${key}`, ancestors);
+      if (converted !== undefined) out[key] = converted;
+    }
+    for (const symbol of Object.getOwnPropertySymbols(object)) {
+      if (Object.prototype.propertyIsEnumerable.call(object, symbol))
+        throw new ToolOutputTypeError('symbol key', `${path}[${String(symbol)}]`);
+    }
+    return out;
+  } finally {
+    ancestors.pop();
+  }
+}
+
+function mapToJson(
+  map: Map<unknown, unknown>,
+  path: string,
+  ancestors: Array<{ object: object; path: string }>,
+) {
+  const plainKeys = [...map.keys()].every((key) => typeof key === 'string' || typeof key === 'number');
+  if (plainKeys) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of map) {
+      const converted = toJsonValue(item, `${path}.${String(key)}`, ancestors);
+      if (converted !== undefined) out[String(key)] = converted;
+    }
+    return out;
+  }
+  // Object keys cannot stand for these keys: the entries, as pairs.
+  return [...map].map(([key, item], i) => [
+    toJsonValue(key, `${path}[${i}][0]`, ancestors) ?? null,
+    toJsonValue(item, `${path}[${i}][1]`, ancestors) ?? null,
+  ]);
+}
+
+function errorToJson(error: Error, path: string, ancestors: Array<{ object: object; path: string }>) {
+  const out: Record<string, unknown> = { name: error.name, message: error.message };
+  for (const key of Object.keys(error)) {
+    if (key === 'stack') continue;
+    const converted = toJsonValue(
+      (error as unknown as Record<string, unknown>)[key],
+      `${path}.${key}`,
+      ancestors,
+    );
+    if (converted !== undefined) out[key] = converted;
+  }
+  if (error.cause !== undefined && !('cause' in out)) {
+    const cause = toJsonValue(error.cause, `${path}.cause`, ancestors);
+    if (cause !== undefined) out.cause = cause;
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import { SvcError } from '../transport/errors/svc-error.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from './format-tool-output.js';
 import { loadZod } from './load-zod.js';
 import { TOOL_CALL_STATUSES, type ToolCallOutcome } from './tool.js';
 
@@ -48,8 +49,11 @@ export class ToolCallLedger {
   readonly #calls = new Map<string, Promise<ToolCallOutcome>>();
   readonly #completed = new Map<string, ToolCallOutcome>();
 
-  /** Runs `fn` for `id` unless that id already ran or is running; answers that outcome. */
-  run(id: string, fn: () => Promise<ToolCallOutcome>): Promise<ToolCallOutcome> {
+  /**
+   * Runs `fn` for `id` unless that id already ran or is running; answers that outcome. With
+   * `rerunIfStopped` (an idempotent tool), an aborted call is forgotten even when its tool had started.
+   */
+  run(id: string, fn: () => Promise<ToolCallOutcome>, rerunIfStopped = false): Promise<ToolCallOutcome> {
     const completed = this.#completed.get(id);
     if (completed) return Promise.resolve(completed);
     const existing = this.#calls.get(id);
@@ -62,7 +66,7 @@ export class ToolCallLedger {
       started = Promise.reject(error);
     }
     const call = started.then((outcome) => {
-      if (outcome.status === 'aborted' && !outcome.executed) this.#calls.delete(id);
+      if (outcome.status === 'aborted' && (!outcome.executed || rerunIfStopped)) this.#calls.delete(id);
       else this.#completed.set(id, outcome);
       return outcome;
     });
@@ -144,11 +148,14 @@ export class ToolCallLedger {
   }
 }
 
+/** Longest output JSON kept in a saved ledger: the `tool` message (content, capped) is what matters. */
+const maxSavedOutputChars = DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+
 function jsonSafe(value: unknown): unknown {
   if (value === undefined) return undefined;
   try {
     const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
+    return text === undefined || text.length > maxSavedOutputChars ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }

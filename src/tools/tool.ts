@@ -54,6 +54,8 @@ export interface Tool<Args = any, Out = unknown, C = any> {
   readonly needsApproval: NeedsApproval<Args, C>;
   /** Whether running the same call twice is harmless, so a resume or retry may run it again. @default false */
   readonly idempotent: boolean;
+  /** Cap on this tool's `tool` message, in characters; `undefined` uses the agent's `maxToolOutputChars`. */
+  readonly maxOutputChars?: number | undefined;
   /** Parses and validates the model's `function.arguments` text; an empty string means `{}`. */
   parseArguments(text: string): ParseArgumentsResult<Args>;
   /** Runs the tool with validated arguments. */

@@ -25,6 +25,7 @@ export class AttemptGuard implements AttemptState {
   #stop: Stop | undefined;
   #onUserAbort: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #released = false;
 
   constructor(timeout: number, signal: AbortSignal | undefined) {
     this.timeout = timeout;
@@ -56,7 +57,18 @@ export class AttemptGuard implements AttemptState {
     this.stop(new APIUserAbortError(undefined, { cause }));
   }
 
-  /** Ends the time limit (a stream whose head arrived must not be cut by it). */
+  /**
+   * Starts the time limit over (a stream's body read something: the limit bounds the silence between
+   * reads), or starts it again after `stopTimer`.
+   */
+  restartTimer(): void {
+    // A stream that ended before its head was handed over must not get a new timer (it would hold it).
+    if (this.#released) return;
+    if (this.#timer !== undefined) this.#timer.refresh();
+    else if (this.timeout <= maxTimerDelay) this.#timer = setTimeout(onTimeout, this.timeout, this);
+  }
+
+  /** Ends the time limit (while a slow consumer holds the stream back, the silence is not the server's). */
   stopTimer(): void {
     if (this.#timer === undefined) return;
     clearTimeout(this.#timer);
@@ -65,6 +77,7 @@ export class AttemptGuard implements AttemptState {
 
   /** Ends the time limit and forgets the caller's signal: the attempt is over. */
   release(): void {
+    this.#released = true;
     this.stopTimer();
     if (this.#onUserAbort === undefined) return;
     if (this.#signal !== undefined) removeAbortListener(this.#signal, this.#onUserAbort);

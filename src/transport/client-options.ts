@@ -6,8 +6,14 @@ export interface ClientOptions {
   apiKey?: string | undefined;
   /** Service root, e.g. `https://api.example.com`; a trailing `/` or `/v1` is ignored. @default process.env.SVC_BASE_URL */
   baseURL?: string | undefined;
-  /** Time limit of each attempt in ms (a retry gets a fresh one). @default 60_000 */
+  /**
+   * Time limit of each attempt in ms (a retry gets a fresh one). For a streamed response it bounds the wait
+   * for the response head, then the silence between two reads of the body (an idle timeout per read): a
+   * stream that stalls ends in a retryable `APITimeoutError`. @default 60_000
+   */
   timeout?: number | undefined;
+  /** Largest single server-sent event accepted, in bytes; a larger one ends the stream with an `APIError`. @default 33_554_432 (32 MiB) */
+  maxStreamEventBytes?: number | undefined;
   /** Retries after the first attempt for connection errors, 408, 409, 429 and 5xx. @default 2 */
   maxRetries?: number | undefined;
   /** Headers sent with every request (a request's own headers win). */
@@ -22,8 +28,10 @@ export interface TransportOptions {
   apiKey: string;
   /** Service root without trailing `/` or `/v1`. */
   baseURL: string;
-  /** Time limit of each attempt in ms. @default 60_000 */
+  /** Time limit of each attempt in ms (for streams: of the head, then of each silence between reads). @default 60_000 */
   timeout?: number | undefined;
+  /** Largest single stream event, in bytes. @default 32 MiB */
+  maxStreamEventBytes?: number | undefined;
   /** Retries after the first attempt. @default 2 */
   maxRetries?: number | undefined;
   /** Headers sent with every request. */

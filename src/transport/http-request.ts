@@ -41,4 +41,11 @@ export interface SseResponse {
   readBatch?(): Promise<string[] | undefined>;
   /** Stops reading early (the consumer quit): drops the connection, releases the caller's signal. */
   close?(): void;
+  /**
+   * After the events ended: `done` when `data: [DONE]` arrived, `eof` when the body just stopped (a
+   * truncated stream, unless its content says it was complete). Optional, like `readBatch`.
+   */
+  ended?(): 'done' | 'eof';
+  /** Removes the API key from server text before it is quoted in an error. Optional. */
+  redact?(text: string): string;
 }

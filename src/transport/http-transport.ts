@@ -4,8 +4,8 @@ import { AttemptGuard } from './attempt-guard.js';
 import { type BufferedResponse, BufferedResponseHandler } from './buffered-response-handler.js';
 import { buildURL } from './build-url.js';
 import { defaultTransportOptions, type TransportOptions } from './client-options.js';
-import { APIError } from './errors/api-error.js';
 import { createAPIError } from './errors/create-api-error.js';
+import { InvalidResponseError } from './errors/invalid-response-error.js';
 import type { HttpRequest, SseResponse } from './http-request.js';
 import { mapTransportError } from './map-transport-error.js';
 import { openSseResponse } from './open-sse-response.js';
@@ -27,6 +27,8 @@ export class HttpTransport {
   readonly timeout: number;
   /** Default number of retries after the first attempt. */
   readonly maxRetries: number;
+  /** Largest single stream event accepted, in bytes. */
+  readonly maxStreamEventBytes: number | undefined;
   readonly #apiKey: string;
   readonly #defaultHeaders: Record<string, string>;
   readonly #dispatcher: Dispatcher;
@@ -41,6 +43,7 @@ export class HttpTransport {
     this.baseURL = options.baseURL.replace(/\/+$/, '');
     this.timeout = options.timeout ?? defaultTransportOptions.timeout;
     this.maxRetries = options.maxRetries ?? defaultTransportOptions.maxRetries;
+    this.maxStreamEventBytes = options.maxStreamEventBytes;
     this.#apiKey = options.apiKey;
     this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders ?? {});
     this.#ownsDispatcher = options.dispatcher === undefined;
@@ -95,7 +98,7 @@ export class HttpTransport {
       if (!guard.userAborted) this.#dispatch(req, false, handler);
       const response = await handler.response;
       this.#throwIfErrorStatus(response);
-      return parseBody<T>(response, req.responseType ?? 'json');
+      return parseBody<T>(response, req.responseType ?? 'json', this.#apiKey);
     } catch (error) {
       throw mapTransportError(error, guard, this.#apiKey);
     } finally {
@@ -103,24 +106,35 @@ export class HttpTransport {
     }
   }
 
-  /** One attempt of a streamed request, up to a 2xx head; the timeout bounds only the wait for the head. */
+  /**
+   * One attempt of a streamed request, up to a 2xx event-stream head. The timeout bounds the wait for the
+   * head, then the silence between reads of the body (an idle timeout, restarted by every read).
+   */
   async #streamOnce(req: HttpRequest): Promise<SseResponse> {
     const apiKey = this.#apiKey;
     const guard = new AttemptGuard(req.timeout ?? this.timeout, req.signal);
     const handler = new SseResponseHandler({
       mapError: (error) => mapTransportError(error, guard, apiKey, 'Stream interrupted'),
       onFinish: () => guard.release(),
+      onActivity: () => guard.restartTimer(),
+      onPause: () => guard.stopTimer(),
+      maxEventBytes: this.maxStreamEventBytes,
     });
     guard.arm((reason) => handler.abort(reason));
     try {
       if (!guard.userAborted) this.#dispatch(req, true, handler);
       const head = await handler.head;
-      if (head.text !== undefined) this.#throwIfErrorStatus({ ...head, text: head.text });
-      guard.stopTimer();
+      if (head.text !== undefined) {
+        this.#throwIfErrorStatus({ ...head, text: head.text });
+        if (head.notEventStream) throw this.#notEventStreamError({ ...head, text: head.text });
+      }
+      // From here the time limit is an idle timeout: the handler restarts it on every read.
+      guard.restartTimer();
       return openSseResponse({
         handler,
         requestId: headerValue(head.headers['x-trace-id']),
         abortByUser: (cause) => guard.abortByUser(cause),
+        redact: (text) => redactSecret(text, apiKey),
       });
     } catch (error) {
       guard.release();
@@ -138,6 +152,20 @@ export class HttpTransport {
         body: encodeBody(req) ?? null,
       },
       handler,
+    );
+  }
+
+  /** A 2xx answering a streamed request with something that is not an event stream. */
+  #notEventStreamError(response: BufferedResponse): InvalidResponseError {
+    const type = headerValue(response.headers['content-type']) ?? '(none)';
+    const snippet = redactSecret(response.text.slice(0, 200).replace(/\s+/g, ' ').trim(), this.#apiKey);
+    return new InvalidResponseError(
+      `${response.statusCode} response to a streamed request is not an event stream (content-type ${type}): ${snippet || '(empty body)'}`,
+      {
+        status: response.statusCode,
+        requestId: headerValue(response.headers['x-trace-id']),
+        body: snippet,
+      },
     );
   }
 
@@ -177,19 +205,20 @@ function encodeBody(req: HttpRequest): string | ReturnType<typeof toUndiciFormDa
   return req.body === undefined ? undefined : JSON.stringify(req.body);
 }
 
-function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text'): T {
+function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text', apiKey: string): T {
   const { text } = response;
   if (responseType === 'text') return text as T;
   if (text === '') return undefined as T;
   try {
     return JSON.parse(text) as T;
-  } catch (error) {
-    const snippet = text.slice(0, 200).replace(/\s+/g, ' ');
-    throw new APIError(`${response.statusCode} response body is not valid JSON: ${snippet}`, {
+  } catch {
+    // The server's text may echo the key; the parser's message quotes it too, so it is not kept as cause.
+    const snippet = redactSecret(text.slice(0, 200).replace(/\s+/g, ' '), apiKey);
+    throw new InvalidResponseError(`${response.statusCode} response body is not valid JSON: ${snippet}`, {
       status: response.statusCode,
       type: 'invalid_response_body',
       requestId: headerValue(response.headers['x-trace-id']),
-      cause: error,
+      body: snippet,
     });
   }
 }

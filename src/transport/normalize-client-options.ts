@@ -10,6 +10,7 @@ export interface NormalizedClientOptions {
   maxRetries: number;
   defaultHeaders: Record<string, string>;
   dispatcher?: Dispatcher;
+  maxStreamEventBytes?: number;
 }
 
 /**
@@ -28,6 +29,7 @@ export function normalizeClientOptions(
     maxRetries = defaultTransportOptions.maxRetries,
     defaultHeaders = {},
     dispatcher,
+    maxStreamEventBytes,
   } = options;
 
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
@@ -49,6 +51,15 @@ export function normalizeClientOptions(
     throw new ConfigurationError('maxRetries', 'must be an integer >= 0');
   }
 
+  if (
+    maxStreamEventBytes !== undefined &&
+    (typeof maxStreamEventBytes !== 'number' ||
+      !Number.isInteger(maxStreamEventBytes) ||
+      maxStreamEventBytes < 1)
+  ) {
+    throw new ConfigurationError('maxStreamEventBytes', 'must be a positive integer number of bytes');
+  }
+
   let normalizedBaseURL: string;
   try {
     normalizedBaseURL = normalizeBaseURL(baseURL);
@@ -67,6 +78,7 @@ export function normalizeClientOptions(
     defaultHeaders: { ...defaultHeaders },
   };
   if (dispatcher !== undefined) normalized.dispatcher = dispatcher;
+  if (maxStreamEventBytes !== undefined) normalized.maxStreamEventBytes = maxStreamEventBytes;
   return normalized;
 }
 

@@ -12,11 +12,14 @@ export function openSseResponse({
   handler,
   requestId,
   abortByUser,
+  redact,
 }: {
   handler: SseResponseHandler;
   requestId: string | undefined;
   /** Stops the attempt as the caller's abort (marks it so, and aborts the handler). */
   abortByUser: (cause: unknown) => void;
+  /** Removes the API key from server text quoted in an error. */
+  redact: (text: string) => string;
 }): SseResponse {
   const readBatch = () => handler.readBatch();
 
@@ -58,5 +61,9 @@ export function openSseResponse({
     close() {
       handler.close();
     },
+    ended() {
+      return handler.sawDone ? 'done' : 'eof';
+    },
+    redact,
   };
 }

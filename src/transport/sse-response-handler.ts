@@ -1,14 +1,37 @@
 import type { Dispatcher } from 'undici';
 import type { BufferedResponse } from './buffered-response-handler.js';
+import { APIError } from './errors/api-error.js';
 import { SseDecoder } from './sse/sse-decoder.js';
 
 /** The head of a streamed response: for an error status, with its whole body (`text`) already read. */
 export interface SseResponseHead {
   statusCode: number;
   headers: BufferedResponse['headers'];
-  /** The body of a non-2xx response; `undefined` for a 2xx, whose body is read as events. */
+  /**
+   * The body of a non-2xx response, or of a 2xx that is not an event stream (see `notEventStream`);
+   * `undefined` for a 2xx event stream, whose body is read as events.
+   */
   text: string | undefined;
+  /** True for a 2xx whose `content-type` is not `text/event-stream` (a JSON body, a proxy's HTML page). */
+  notEventStream?: boolean;
 }
+
+/** Options of {@link SseResponseHandler}. */
+export interface SseResponseHandlerOptions {
+  /** Maps a failure after the head (cut socket, abort, idle timeout) to the error `readBatch` throws. */
+  mapError: (error: unknown) => unknown;
+  /** Called once when the events are over: `[DONE]`, the end of the body, a failure, or `close()`. */
+  onFinish: () => void;
+  /** Called on each network read of the body and when reading resumes: restarts the idle timer. */
+  onActivity?: (() => void) | undefined;
+  /** Called when reading pauses for a slow consumer: the silence is ours, the idle timer stops. */
+  onPause?: (() => void) | undefined;
+  /** Largest single event, in bytes. */
+  maxEventBytes?: number | undefined;
+}
+
+/** How much of a 2xx body that is not an event stream is kept to describe it. */
+const maxForeignBody = 64 * 1024;
 
 /** Events decoded but not yet read before undici is asked to stop reading the socket. */
 const highWaterMark = 1024;
@@ -33,21 +56,38 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
   readonly #mapError: (error: unknown) => unknown;
   /** Called once when the events are over: `[DONE]`, the end of the body, a failure, or `close()`. */
   readonly #onFinish: () => void;
+  readonly #onActivity: (() => void) | undefined;
+  readonly #onPause: (() => void) | undefined;
+  /** A 2xx that is not an event stream: its body is collected (up to a cap) to describe it. */
+  #foreign = false;
+  #foreignBytes = 0;
   #controller: Dispatcher.DispatchController | undefined;
   #statusCode = 0;
   #headers: BufferedResponse['headers'] = {};
   /** A non-2xx body, collected whole for the error. */
   #errorChunks: Buffer[] | undefined;
-  readonly #decoder = new SseDecoder();
+  readonly #decoder: SseDecoder;
   #queue: string[] = [];
   #waiter: Waiter | undefined;
   #failure: unknown;
   #failed = false;
   #finished = false;
 
-  constructor({ mapError, onFinish }: { mapError: (error: unknown) => unknown; onFinish: () => void }) {
+  constructor({ mapError, onFinish, onActivity, onPause, maxEventBytes }: SseResponseHandlerOptions) {
     this.#mapError = mapError;
     this.#onFinish = onFinish;
+    this.#onActivity = onActivity;
+    this.#onPause = onPause;
+    this.#decoder = new SseDecoder({
+      maxEventBytes,
+      onTooLarge: (limit) =>
+        new APIError(
+          `A stream event is larger than maxStreamEventBytes (${limit} bytes); the stream was stopped.`,
+          {
+            type: 'stream_event_too_large',
+          },
+        ),
+    });
     this.head = new Promise<SseResponseHead>((resolve, reject) => {
       this.#resolveHead = resolve;
       this.#rejectHead = reject;
@@ -62,7 +102,10 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
     const queue = this.#queue;
     if (queue.length > 0) {
       this.#queue = [];
-      if (this.#controller?.paused) this.#controller.resume();
+      if (this.#controller?.paused) {
+        this.#onActivity?.();
+        this.#controller.resume();
+      }
       return Promise.resolve(queue);
     }
     if (this.#failed) return Promise.reject(this.#mapError(this.#failure));
@@ -106,22 +149,47 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
       this.#errorChunks = [];
       return;
     }
+    if (!isEventStream(headers['content-type'])) {
+      // Described whole as an error once its body has arrived: never read as an empty stream.
+      this.#errorChunks = [];
+      this.#foreign = true;
+      return;
+    }
     this.#headSettled = true;
     this.#resolveHead({ statusCode, headers, text: undefined });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#errorChunks !== undefined) {
+      if (this.#foreign) {
+        if (this.#foreignBytes >= maxForeignBody) return;
+        this.#foreignBytes += chunk.length;
+      }
       this.#errorChunks.push(chunk);
       return;
     }
     // After [DONE] (or close/abort) the rest is drained unread.
     if (this.#finished) return;
-    const events = this.#decoder.decode(chunk);
+    this.#onActivity?.();
+    let events: string[];
+    try {
+      events = this.#decoder.decode(chunk);
+    } catch (error) {
+      this.abort(error as Error);
+      return;
+    }
     if (this.#decoder.done) this.#finish();
     if (events.length > 0) this.#push(events);
     else if (this.#finished) this.#wake(undefined);
-    if (this.#queue.length >= highWaterMark) controller.pause();
+    if (this.#queue.length >= highWaterMark && !this.#finished) {
+      this.#onPause?.();
+      controller.pause();
+    }
+  }
+
+  /** True once `data: [DONE]` arrived (false for a body that just ended, or was cut). */
+  get sawDone(): boolean {
+    return this.#decoder.done;
   }
 
   onResponseEnd(): void {
@@ -129,12 +197,20 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
       const text = Buffer.concat(this.#errorChunks).toString('utf8');
       this.#errorChunks = undefined;
       this.#headSettled = true;
-      this.#resolveHead({ statusCode: this.#statusCode, headers: this.#headers, text });
+      const head: SseResponseHead = { statusCode: this.#statusCode, headers: this.#headers, text };
+      if (this.#foreign) head.notEventStream = true;
+      this.#resolveHead(head);
       return;
     }
     if (this.#finished) return;
     // A stream that ended without [DONE]: flush a last event that had no blank line after it.
-    const rest = this.#decoder.end();
+    let rest: string[];
+    try {
+      rest = this.#decoder.end();
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
     this.#finish();
     if (rest.length > 0) this.#push(rest);
     else this.#wake(undefined);
@@ -185,4 +261,11 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
     this.#finished = true;
     this.#onFinish();
   }
+}
+
+/** True for `text/event-stream` (any parameters), and for a missing content type (read as events). */
+function isEventStream(contentType: string | string[] | undefined): boolean {
+  const value = Array.isArray(contentType) ? contentType[0] : contentType;
+  if (value === undefined || value.trim() === '') return true;
+  return value.trim().toLowerCase().startsWith('text/event-stream');
 }

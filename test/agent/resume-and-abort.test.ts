@@ -124,7 +124,8 @@ describe('resuming and aborting runs', () => {
       const toolMessages = error.state.messages.filter((m): m is ToolMessage => m.role === 'tool');
       expect(toolMessages.map((m) => [m.tool_call_id, m.content])).toEqual([
         ['c_fast', 'fast ok {}'],
-        ['c_stuck', expect.stringContaining('cancelled')],
+        // It ignored its signal: it may still finish its side effect, so "cancelled" would be a lie.
+        ['c_stuck', expect.stringContaining('may have taken effect')],
       ]);
 
       env.emu.script([{ message: { content: 'Stopped early.' } }]);

@@ -191,7 +191,8 @@ describe('README tour', () => {
         console.log(done.text);
         break;
       } catch (error) {
-        // APIError subclasses: BadRequestError, AuthenticationError, RateLimitError, InternalServerError, ...
+        // isRetryable: connection errors, timeouts (a stalled stream too), a cut or unreadable answer,
+        // 408, 409, 429 and 5xx. Not: a bad request, a wrong key (even reported mid-stream), your abort.
         if (!(error instanceof APIError) || !error.isRetryable || attempt === 3) throw error;
         // error.state holds every message and tool result so far: resuming never runs a finished tool twice.
         input = (error as { state?: RunState }).state ?? input;

@@ -106,7 +106,14 @@ describe('Tool.parseArguments', () => {
 
   describe('when the schema itself fails while checking', () => {
     it('should report it instead of throwing', () => {
-      const tool = createTool(z.object({ city: z.string().refine(async () => true) }));
+      // (An async refinement is refused by defineTool itself: a refinement that throws stands in.)
+      const tool = createTool(
+        z.object({
+          city: z.string().refine(() => {
+            throw new Error('lookup table missing');
+          }),
+        }),
+      );
       const error = errorOf(tool.parseArguments('{"city":"Oslo"}'));
       expect(error.message).toMatch(/^Invalid arguments for get_weather: arguments could not be checked/);
     });

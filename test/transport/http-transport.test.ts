@@ -374,13 +374,15 @@ describe('HttpTransport', () => {
   });
 
   describe('when a 2xx body is not JSON', () => {
-    it('should throw a typed error quoting the body', async () => {
+    it('should throw a retryable typed error quoting the body, after the retries', async () => {
       server.setHandler((_req, res) => res.end('<html>oops</html>'));
-      const error = await caught(transport.request({ method: 'GET', path: '/v1/models' }));
+      const error = await caught(transport.request({ method: 'GET', path: '/v1/models', maxRetries: 1 }));
       expect(error).toBeInstanceOf(APIError);
       expect((error as APIError).type).toBe('invalid_response_body');
+      expect((error as APIError).isRetryable).toBe(true);
       expect((error as Error).message).toContain('<html>oops</html>');
-      expect(server.requests).toHaveLength(1);
+      // Nothing local ran on the unreadable answer: the request is tried again like after a 5xx.
+      expect(server.requests).toHaveLength(2);
     });
   });
 });

@@ -1,5 +1,7 @@
+import { APIConnectionError } from '../../transport/errors/api-connection-error.js';
 import { APIUserAbortError } from '../../transport/errors/api-user-abort-error.js';
 import { createAPIError } from '../../transport/errors/create-api-error.js';
+import { InvalidResponseError } from '../../transport/errors/invalid-response-error.js';
 import { SvcError } from '../../transport/errors/svc-error.js';
 import type { SseResponse } from '../../transport/http-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
@@ -120,6 +122,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     const onBatch = (next: string[] | undefined): IteratorResult<T> | Promise<IteratorResult<T>> => {
       if (next === undefined) {
         finished = true;
+        const truncated = this.#truncation();
+        if (truncated !== undefined) {
+          this.#reject(truncated);
+          return Promise.reject(truncated);
+        }
         this.#resolve(accumulator.snapshot());
         return done;
       }
@@ -173,6 +180,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
           const result = await events.next();
           if (result.done) {
             finished = true;
+            const truncated = this.#truncation();
+            if (truncated !== undefined) throw truncated;
             this.#resolve(accumulator.snapshot());
             return { done: true, value: undefined };
           }
@@ -233,18 +242,78 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     }
   }
 
+  /**
+   * A stream whose body ended without `data: [DONE]` and without any `finish_reason` was cut: the turn is
+   * incomplete (text or tool arguments may stop mid-way), so it is a retryable connection error.
+   */
+  #truncation(): APIConnectionError | undefined {
+    if (this.#sse.ended?.() !== 'eof') return undefined;
+    const completion = this.accumulator.snapshot();
+    if (completion.choices.some((choice) => choice.finish_reason)) return undefined;
+    return new APIConnectionError(
+      'Stream interrupted: the body ended before `data: [DONE]` and before any finish_reason; the answer is incomplete.',
+    );
+  }
+
+  #redact(text: string): string {
+    return this.#sse.redact === undefined ? text : this.#sse.redact(text);
+  }
+
   #parse(data: string): ChatCompletionChunk {
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
-    } catch (cause) {
-      throw new SvcError(`The stream sent an event that is not JSON: ${data.slice(0, 200)}`, { cause });
+    } catch {
+      // Not kept as `cause`: the parser's message quotes the text, which may echo the key.
+      throw new InvalidResponseError(
+        `The stream sent an event that is not JSON: ${this.#redact(data.slice(0, 200))}`,
+        { requestId: this.requestId },
+      );
     }
     // The service may report a failure inside the stream instead of with a status code.
-    if ((chunk as { error?: unknown }).error && !(chunk as { choices?: unknown }).choices) {
+    const error = (chunk as { error?: unknown } | null)?.error;
+    if (error && !(chunk as { choices?: unknown }).choices) {
       const headers: Record<string, string> = this.requestId ? { 'x-trace-id': this.requestId } : {};
-      throw createAPIError(500, data, headers);
+      // Typed by what it says (`invalid_api_key` is an AuthenticationError), a server error otherwise.
+      throw createAPIError(statusOfStreamError(error), this.#redact(data), headers);
+    }
+    if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
+      throw new InvalidResponseError(
+        `The stream sent an event that is not a chunk object: ${this.#redact(data.slice(0, 200))}`,
+        { requestId: this.requestId },
+      );
     }
     return chunk as ChatCompletionChunk;
   }
 }
+
+/** The HTTP status an error reported inside a stream stands for: its own `status`/`code`, else its `type`. */
+function statusOfStreamError(error: unknown): number {
+  if (typeof error !== 'object' || error === null) return 500;
+  const { status, code, type } = error as { status?: unknown; code?: unknown; type?: unknown };
+  for (const value of [status, code]) {
+    const number = typeof value === 'string' ? Number(value) : value;
+    if (typeof number === 'number' && Number.isInteger(number) && number >= 400 && number <= 599)
+      return number;
+  }
+  return (typeof type === 'string' && streamErrorStatuses[type]) || 500;
+}
+
+/** Error types the service (and OpenAI-compatible servers) use, by the status they come with. */
+const streamErrorStatuses: Record<string, number> = {
+  invalid_api_key: 401,
+  authentication_error: 401,
+  request_params_invalid: 400,
+  invalid_request_error: 400,
+  unsupported_content_type: 400,
+  context_length_exceeded: 400,
+  quota_exceeded: 402,
+  insufficient_quota: 402,
+  not_found: 404,
+  model_not_found: 404,
+  rate_limit_exceeded: 429,
+  content_moderation: 451,
+  service_unavailable: 503,
+  overloaded: 503,
+  gateway_timeout: 504,
+};

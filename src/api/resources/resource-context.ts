@@ -1,5 +1,7 @@
 import type { HttpRequest } from '../../transport/http-request.js';
 import type { HttpTransport } from '../../transport/http-transport.js';
+import { RequestValidationError } from '../errors/request-validation-error.js';
+import { pathIdProblem } from '../schemas/validate-resource-id.js';
 import type { RequestOptions } from '../types/request-options.js';
 
 /** What every resource of one client shares: the transport and whether requests are validated first. */
@@ -23,7 +25,17 @@ export function withOptions(request: HttpRequest, options: RequestOptions | unde
   return request;
 }
 
-/** Encodes one path segment (ids come from users and from the service). */
+/**
+ * Encodes one path segment (ids come from users, models and the service). Refuses `.`, `..` and ids with
+ * `/` or `\` even with `validate: false`: a server that normalises URLs would act on another path.
+ */
 export function segment(id: string): string {
+  const problem = typeof id === 'string' ? pathIdProblem(id) : undefined;
+  if (problem !== undefined && id !== '') {
+    throw new RequestValidationError({
+      operation: 'request',
+      issues: [{ path: 'id', message: problem, code: 'request_params_invalid' }],
+    });
+  }
   return encodeURIComponent(id);
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { FileObject } from '../../api/types/files.js';
 import { defineTool } from '../define-tool.js';
@@ -6,7 +7,7 @@ import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { loadZod } from '../load-zod.js';
 import type { Tool } from '../tool.js';
 import { compact } from './compact.js';
-import { resolveInsideRoot } from './resolve-inside-root.js';
+import { readInsideRoot } from './resolve-inside-root.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 
 /** Names of the file tools. */
@@ -22,6 +23,8 @@ export interface FileToolsOptions extends ToolSelection<FileToolName> {
   maxContentChars?: number;
   /** How long `upload_file` waits for the uploaded file to be ready, in ms. @default 120_000 */
   fileReadyTimeoutMs?: number;
+  /** Let `upload_file` read a file with several hard links (another may lie outside `root`). @default false */
+  allowHardLinks?: boolean;
 }
 
 const purposes = ['file-extract', 'retrieval-text', 'retrieval-image', 'storage'] as const;
@@ -46,7 +49,11 @@ function describeFile(file: FileObject) {
 export function fileTools(client: SvcClient, options: FileToolsOptions = {}): Tool[] {
   const { root, maxContentChars = 20_000, fileReadyTimeoutMs = 120_000 } = options;
   const { z } = loadZod();
-  const fileId = z.string().min(1).describe('Id of the file, as returned by list_files or upload_file');
+  const fileId = z
+    .string()
+    .min(1)
+    .refine(isSafePathId, pathIdRule)
+    .describe('Id of the file, as returned by list_files or upload_file');
   const approval = (name: FileToolName, fallback: boolean) => options.needsApproval?.[name] ?? fallback;
   if (root === undefined && options.only?.includes('upload_file')) {
     throw new ToolDefinitionError({
@@ -122,9 +129,12 @@ export function fileTools(client: SvcClient, options: FileToolsOptions = {}): To
         needsApproval: approval('upload_file', false),
         timeoutMs: fileReadyTimeoutMs + 60_000,
         execute: async ({ path: requested, purpose }, { signal }) => {
-          const real = await resolveInsideRoot(root!, requested);
+          // Read through the checked descriptor: the path is never opened again after the check.
+          const { bytes } = await readInsideRoot(root!, requested, {
+            allowHardLinks: options.allowHardLinks,
+          });
           const uploaded = await client.files.upload(
-            { file: real, purpose, filename: path.basename(requested) },
+            { file: bytes, purpose, filename: path.basename(requested) },
             { signal },
           );
           const ready = await client.files.waitUntilReady(uploaded.id, {

@@ -1,3 +1,4 @@
+import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
 import { SvcError } from '../../transport/errors/svc-error.js';
@@ -36,7 +37,11 @@ function describeStore(store: VectorStore) {
 export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseToolsOptions = {}): Tool[] {
   const { fileReadyTimeoutMs = 120_000 } = options;
   const { z } = loadZod();
-  const storeId = z.string().min(1).describe('Id of the knowledge base, as returned by list_knowledge_bases');
+  const storeId = z
+    .string()
+    .min(1)
+    .refine(isSafePathId, pathIdRule)
+    .describe('Id of the knowledge base, as returned by list_knowledge_bases');
   const limit = z
     .number()
     .int()
@@ -110,7 +115,11 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
           files: z
             .array(
               z.object({
-                file_id: z.string().min(1).describe('Id of an uploaded file'),
+                file_id: z
+                  .string()
+                  .min(1)
+                  .refine(isSafePathId, pathIdRule)
+                  .describe('Id of an uploaded file'),
                 description: z
                   .string()
                   .max(255)
@@ -193,7 +202,7 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
           'A person may have to approve this first.',
         parameters: z.object({
           knowledge_base_id: storeId,
-          file_id: z.string().min(1).describe('Id of the file'),
+          file_id: z.string().min(1).refine(isSafePathId, pathIdRule).describe('Id of the file'),
         }),
         needsApproval: approval('remove_file_from_knowledge_base', true),
         execute: async ({ knowledge_base_id, file_id }, { signal }) =>

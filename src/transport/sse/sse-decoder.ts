@@ -12,6 +12,17 @@ type Utf8SliceBuffer = Buffer & { utf8Slice(start: number, end: number): string 
 /** The `data` payload that ends a stream; it is not yielded. */
 export const sseDoneMarker = '[DONE]';
 
+/** Default cap on the size of one event (its unfinished line plus its `data` so far), in bytes. */
+export const defaultMaxEventBytes = 32 * 1024 * 1024;
+
+/** Options of {@link SseDecoder}. */
+export interface SseDecoderOptions {
+  /** Largest event accepted, in bytes (UTF-16 code units once in text mode); a larger one throws. @default 32 MiB */
+  maxEventBytes?: number | undefined;
+  /** Builds the error thrown past `maxEventBytes`. @default a plain Error */
+  onTooLarge?: ((limit: number) => Error) | undefined;
+}
+
 /**
  * Incremental server-sent-events decoder: feed it bytes as they arrive, in any split, and it returns the
  * `data` payload of each complete event. Follows the SSE rules that matter here: `\r\n`, `\n` or `\r` line
@@ -23,8 +34,14 @@ export const sseDoneMarker = '[DONE]';
  */
 export class SseDecoder {
   private _decoder = new TextDecoder('utf-8');
-  /** Byte mode: the bytes of an unfinished line, waiting for its `\n`. */
-  private _carry: Buffer | undefined = undefined;
+  /** Byte mode: the bytes of an unfinished line, waiting for its `\n`, as read (joined once, at its end). */
+  private _carry: Buffer[] | undefined = undefined;
+  /** Total length of `_carry`. */
+  private _carryBytes = 0;
+  /** Total length of `_pending`. */
+  private _pendingLength = 0;
+  private readonly _maxEventBytes: number;
+  private readonly _onTooLarge: (limit: number) => Error;
   /** Text mode, from the first `\r` on (line ends may then be `\r\n` or a lone `\r`). */
   private _textMode = false;
   /** A first line was read in byte mode (a leading byte-order mark is dropped from it). */
@@ -35,6 +52,20 @@ export class SseDecoder {
   private _skipLF = false;
   private _data: string | undefined = undefined;
   private _done = false;
+
+  constructor(options: SseDecoderOptions = {}) {
+    this._maxEventBytes = options.maxEventBytes ?? defaultMaxEventBytes;
+    this._onTooLarge =
+      options.onTooLarge ?? ((limit) => new Error(`A stream event is larger than ${limit} bytes.`));
+  }
+
+  /** Throws once the unfinished event would exceed the cap. */
+  private _checkSize(unfinished: number): void {
+    if (unfinished + (this._data?.length ?? 0) > this._maxEventBytes) {
+      this._finish();
+      throw this._onTooLarge(this._maxEventBytes);
+    }
+  }
 
   /** True once `data: [DONE]` was seen; later input is ignored. */
   get done(): boolean {
@@ -54,11 +85,16 @@ export class SseDecoder {
     if (this._carry !== undefined) {
       const nl = buffer.indexOf(LF);
       if (nl === -1) {
-        this._carry = Buffer.concat([this._carry, buffer]);
+        // Kept as pieces: joining on every read would make one long line quadratic.
+        this._carry.push(Buffer.from(buffer));
+        this._carryBytes += buffer.length;
+        this._checkSize(this._carryBytes);
         return out;
       }
-      const line = Buffer.concat([this._carry, buffer.subarray(0, nl)]);
+      this._carry.push(buffer.subarray(0, nl));
+      const line = Buffer.concat(this._carry, this._carryBytes + nl);
       this._carry = undefined;
+      this._carryBytes = 0;
       this._byteLine(line, out);
       if (this._done) return out;
       pos = nl + 1;
@@ -81,7 +117,11 @@ export class SseDecoder {
       pos = last + 1;
     }
     // Copied: the caller may reuse its buffer for the next read.
-    if (pos < buffer.length) this._carry = Buffer.from(buffer.subarray(pos));
+    if (pos < buffer.length) {
+      this._carry = [Buffer.from(buffer.subarray(pos))];
+      this._carryBytes = buffer.length - pos;
+      this._checkSize(this._carryBytes);
+    } else if (this._data !== undefined) this._checkSize(0);
     return out;
   }
 
@@ -103,7 +143,8 @@ export class SseDecoder {
     if (this._started) this._decoder = new TextDecoder('utf-8', { ignoreBOM: true });
     const carry = this._carry;
     this._carry = undefined;
-    const head = carry === undefined ? '' : this._decoder.decode(carry, { stream: true });
+    this._carryBytes = 0;
+    const head = carry === undefined ? '' : this._decoder.decode(Buffer.concat(carry), { stream: true });
     return this.decodeText(head + this._decoder.decode(buffer, { stream: true }));
   }
 
@@ -120,16 +161,23 @@ export class SseDecoder {
       // Most reads of a long event carry no line end: keep the piece and skip the join.
       if (text.indexOf('\n', start) === -1 && text.indexOf('\r', start) === -1) {
         this._pending.push(start === 0 ? text : text.slice(start));
+        this._pendingLength += text.length - start;
+        this._checkSize(this._pendingLength);
         return out;
       }
       this._pending.push(start === 0 ? text : text.slice(start));
       text = this._pending.join('');
       this._pending = [];
+      this._pendingLength = 0;
       start = 0;
     }
     const rest =
       text.indexOf('\r', start) === -1 ? this._scanLF(text, start, out) : this._scanAny(text, start, out);
-    if (rest < text.length && !this._done) this._pending.push(text.slice(rest));
+    if (rest < text.length && !this._done) {
+      this._pending.push(text.slice(rest));
+      this._pendingLength = text.length - rest;
+      this._checkSize(this._pendingLength);
+    } else if (this._data !== undefined && !this._done) this._checkSize(0);
     return out;
   }
 
@@ -138,8 +186,9 @@ export class SseDecoder {
     const out: string[] = [];
     if (this._done) return out;
     if (this._carry !== undefined) {
-      const carry = this._carry;
+      const carry = Buffer.concat(this._carry, this._carryBytes);
       this._carry = undefined;
+      this._carryBytes = 0;
       this._byteLine(carry, out);
       if (!this._done) this._dispatch(out);
       return out;
@@ -149,6 +198,7 @@ export class SseDecoder {
     if (this._pending.length > 0) {
       const line = this._pending.join('');
       this._pending = [];
+      this._pendingLength = 0;
       this._line(line, 0, line.length, out);
     }
     if (!this._done) this._dispatch(out);
@@ -240,7 +290,9 @@ export class SseDecoder {
   private _finish(): void {
     this._done = true;
     this._carry = undefined;
+    this._carryBytes = 0;
     this._pending = [];
+    this._pendingLength = 0;
     this._data = undefined;
   }
 

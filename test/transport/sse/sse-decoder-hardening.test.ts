@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SseDecoder } from '../../../src/transport/sse/sse-decoder.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Bytes copied by Buffer.concat while `run` decodes: linear decoding copies each byte a bounded number of times. */
+function bytesCopiedBy(run: () => void): number {
+  const original = Buffer.concat;
+  let copied = 0;
+  vi.spyOn(Buffer, 'concat').mockImplementation((list, totalLength) => {
+    const result = original(list, totalLength);
+    copied += result.length;
+    return result;
+  });
+  run();
+  return copied;
+}
+
+describe('SseDecoder on one long data line (defect 8)', () => {
+  it('should copy each byte of a long \\n-terminated event a bounded number of times', () => {
+    const payload = 'x'.repeat(4 * 1024 * 1024);
+    const bytes = Buffer.from(`data: ${payload}\n\ndata: [DONE]\n\n`);
+    let events: string[] = [];
+    const copied = bytesCopiedBy(() => {
+      const decoder = new SseDecoder();
+      for (let i = 0; i < bytes.length; i += 16 * 1024) {
+        events = events.concat(decoder.decode(bytes.subarray(i, i + 16 * 1024)));
+      }
+    });
+    expect(events).toEqual([payload]);
+    // Quadratic carry re-copies the line on every read: ~256 reads x 2 MB on average = ~512 MB.
+    expect(copied).toBeLessThan(3 * bytes.length);
+  });
+
+  it('should refuse an event past maxEventBytes, in byte mode and in text mode', () => {
+    for (const lineEnd of ['\n', '\r\n']) {
+      const decoder = new SseDecoder({ maxEventBytes: 1000 });
+      expect(decoder.decode(Buffer.from(`data: small${lineEnd}${lineEnd}`))).toEqual(['small']);
+      expect(() => {
+        for (let i = 0; i < 20; i++) decoder.decode(Buffer.from(`data: ${'y'.repeat(100)}`));
+      }).toThrow(/larger than 1000 bytes/);
+    }
+  });
+
+  it('should refuse an event made of many data lines past maxEventBytes', () => {
+    const decoder = new SseDecoder({ maxEventBytes: 1000 });
+    expect(() => {
+      for (let i = 0; i < 20; i++) decoder.decode(Buffer.from(`data: ${'z'.repeat(100)}\n`));
+    }).toThrow(/larger than 1000 bytes/);
+  });
+});
