@@ -94,10 +94,12 @@ export function agentAsTool<C>(
 }
 
 function subtractUsage(a: AgentUsage, b: AgentUsage): AgentUsage {
-  return {
+  const difference: AgentUsage = {
     promptTokens: a.promptTokens - b.promptTokens,
     completionTokens: a.completionTokens - b.completionTokens,
     totalTokens: a.totalTokens - b.totalTokens,
     cachedTokens: a.cachedTokens - b.cachedTokens,
   };
+  if (a.cost !== undefined || b.cost !== undefined) difference.cost = (a.cost ?? 0) - (b.cost ?? 0);
+  return difference;
 }

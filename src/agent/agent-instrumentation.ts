@@ -5,6 +5,10 @@ import type { RunResult } from './run-result.js';
 
 /** What an instrumentation learns when a run starts. */
 export interface RunInstrumentationInfo {
+  /** Name of the agent the run was started on (its `name` option). */
+  agentName: string;
+  /** The run continues a saved state (`agent.run(state)`, `agent.resume`, `agent.approve`). */
+  resumed: boolean;
   /** Model of the run's requests. */
   model: string;
   /** The agent's instructions (its first system message). */
@@ -13,7 +17,7 @@ export interface RunInstrumentationInfo {
   tools: readonly ToolDefinition[];
   /** The conversation the run starts from. */
   messages: readonly ChatMessage[];
-  /** Calls a resumed run answers first (empty for a new run). */
+  /** Calls a resumed run runs first (empty for a new run; calls already answered in its ledger are left out). */
   pendingToolCalls: ReadonlyArray<{ toolCallId: string; toolName: string; arguments: string }>;
   /** Abort signal of the run. */
   signal: AbortSignal;
@@ -40,7 +44,10 @@ export interface AgentInstrumentation {
   ): RunInstrumentation | undefined | Promise<RunInstrumentation | undefined>;
 }
 
-/** The run's `emit` and model call with the instrumentation attached, and how to report the run's end. */
+/**
+ * The run's `emit` and model call with the instrumentation attached, how to attach it to another agent's
+ * model call (a handoff), and how to report the run's end.
+ */
 export async function instrumentRun(
   instrumentation: AgentInstrumentation,
   info: RunInstrumentationInfo,
@@ -48,10 +55,13 @@ export async function instrumentRun(
 ): Promise<{
   emit: (event: AgentEvent) => void;
   create: CreateChatCompletion;
+  wrapModelCall: (create: CreateChatCompletion) => CreateChatCompletion;
   end: RunInstrumentation['end'];
 }> {
   const observer = await instrumentation.startRun(info);
-  if (!observer) return { ...run, end: () => {} };
+  if (!observer) return { ...run, wrapModelCall: (create) => create, end: () => {} };
+  const wrapModelCall = (create: CreateChatCompletion) =>
+    observer.wrapModelCall ? observer.wrapModelCall(create) : create;
   const { emit } = run;
   return {
     emit: observer.onEvent
@@ -60,7 +70,8 @@ export async function instrumentRun(
           emit(event);
         }
       : emit,
-    create: observer.wrapModelCall ? observer.wrapModelCall(run.create) : run.create,
+    create: wrapModelCall(run.create),
+    wrapModelCall,
     end: (outcome) => observer.end(outcome),
   };
 }

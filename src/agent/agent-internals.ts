@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { CreateChatCompletion } from './call-model.js';
+import type { AgentEvent } from './events.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
+import type { RunState } from './run-state.js';
 
 /** What runs composed of several agents (handoffs) need of each agent, kept off its public surface. */
 export interface AgentInternals {
@@ -9,6 +11,12 @@ export interface AgentInternals {
   client: SvcClient;
   create: CreateChatCompletion;
   output: z.ZodType | undefined;
+  /** Puts the agent's own context window (if any) in front of a model call of a run on `state`. */
+  wrapCreate: (
+    create: CreateChatCompletion,
+    state: RunState,
+    emit: (event: AgentEvent) => void,
+  ) => Promise<CreateChatCompletion>;
 }
 
 const registry = new WeakMap<object, AgentInternals>();

@@ -12,6 +12,7 @@ import type { DurableHooks } from './durable/durable-run.js';
 import type { Store } from './durable/store.js';
 import { StoredRunRef } from './durable/stored-run-ref.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
+import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { ignoreEvents } from './ignore-events.js';
 import { neverAborted } from './never-aborted.js';
 import {
@@ -79,6 +80,8 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       client,
       create: this.#create,
       output: options.output as z.ZodType | undefined,
+      wrapCreate: async (create, state, emit) =>
+        this.#options.contextWindow ? this.#withContextWindow(state, emit, create) : create,
     });
   }
 
@@ -194,11 +197,14 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
         ? await instrumentRun(
             agent.instrumentation,
             {
+              agentName: agent.name,
+              resumed: resumed || state.pendingToolCalls.length > 0,
               model: agent.model,
               instructions: agent.instructions,
               tools: agent.toolSet.definitions,
               messages: state.messages,
-              pendingToolCalls: state.pendingToolCalls,
+              // A call answered in the ledger (before a crash, or before a pause) is not run again.
+              pendingToolCalls: state.pendingToolCalls.filter((call) => !state.ledger.has(call.toolCallId)),
               signal,
             },
             { emit, create: this.#create },
@@ -229,7 +235,11 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
           agent.outputGuardrails.length > 0
         ) {
           const { runComposed } = await loadRunComposed();
-          result = await runComposed(run, { agent: this, resumed });
+          result = await runComposed(run, {
+            agent: this,
+            resumed,
+            wrapModelCall: observed?.wrapModelCall,
+          });
         } else {
           result = await runAgent(run);
           result.lastAgent = agent.name;
@@ -237,6 +247,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
         observed?.end({ result });
         return result as RunResult<TOutput>;
       } catch (error) {
+        if (error instanceof MaxTurnsExceededError) error.result.lastAgent ??= agent.name;
         observed?.end({ error });
         throw error;
       }
@@ -277,7 +288,10 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       model: this.#options.model,
     });
     return this.#contextManager.wrap(create, {
-      messages: state.messages,
+      // A handoff's input filter replaces the array: always shrink the one the run sends now.
+      get messages() {
+        return state.messages;
+      },
       step: () => state.steps.length,
       emit,
     });

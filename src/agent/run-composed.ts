@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { AgentInternals } from './agent-internals.js';
 import { agentInternals } from './agent-internals.js';
+import type { CreateChatCompletion } from './call-model.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import type { AgentEvent } from './events.js';
 import type { Guardrail } from './guardrails/guardrail.js';
@@ -18,6 +19,8 @@ export interface RunComposedOptions {
   agent: object;
   /** The input was a saved `RunState`: its input was checked when it started, and handoffs are replayed. */
   resumed: boolean;
+  /** The run's instrumentation, put around the model call of each agent that takes over. */
+  wrapModelCall?: ((create: CreateChatCompletion) => CreateChatCompletion) | undefined;
 }
 
 /**
@@ -28,11 +31,11 @@ export interface RunComposedOptions {
  */
 export async function runComposed(
   base: RunAgentOptions,
-  { agent, resumed }: RunComposedOptions,
+  { agent, resumed, wrapModelCall }: RunComposedOptions,
 ): Promise<RunResult<unknown>> {
   const { state } = base;
   let current = resumed ? replayHandoffs(agentInternals(agent), state) : agentInternals(agent);
-  let options = current === agentInternals(agent) ? base : optionsFor(base, current);
+  let options = current === agentInternals(agent) ? base : await optionsFor(base, current, wrapModelCall);
   const firstTurn = state.turn;
   let started = false;
   let repaired = false;
@@ -123,7 +126,7 @@ export async function runComposed(
           toolCallId: requested.toolCallId,
         });
         current = next;
-        options = optionsFor(base, next);
+        options = await optionsFor(base, next, wrapModelCall);
         continue;
       }
 
@@ -153,14 +156,24 @@ export async function runComposed(
       return result;
     }
   } catch (error) {
+    if (error instanceof MaxTurnsExceededError) error.result.lastAgent ??= current.options.name;
     // An input tripwire aborts the request in flight: report the tripwire, not the abort it caused.
     throw tripped ?? error;
   }
 }
 
-/** Run options for another agent of the same run: its model, instructions, tools and output. */
-function optionsFor(base: RunAgentOptions, internals: AgentInternals): RunAgentOptions {
+/**
+ * Run options for another agent of the same run: its model, instructions, tools and output; its model call
+ * goes through the run's instrumentation and then the agent's own context window, as the first agent's does.
+ */
+async function optionsFor(
+  base: RunAgentOptions,
+  internals: AgentInternals,
+  wrapModelCall: RunComposedOptions['wrapModelCall'],
+): Promise<RunAgentOptions> {
   const { options } = internals;
+  const observed = wrapModelCall ? wrapModelCall(internals.create) : internals.create;
+  const create = await internals.wrapCreate(observed, base.state, base.emit);
   const schema = internals.output;
   return {
     ...options,
@@ -175,7 +188,7 @@ function optionsFor(base: RunAgentOptions, internals: AgentInternals): RunAgentO
     stream: base.stream,
     context: base.context,
     client: internals.client,
-    create: internals.create,
+    create,
     signal: base.signal,
     emit: base.emit,
     runId: base.runId,

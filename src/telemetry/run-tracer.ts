@@ -34,7 +34,7 @@ export class RunTracer implements RunInstrumentation {
     this.#api = api;
     this.#tracer = tracer;
     this.#options = options;
-    const agentName = options.agentName ?? 'svc-agent';
+    const agentName = options.agentName ?? info.agentName;
     const attributes: Attributes = {
       ...options.attributes,
       [GenAI.operation]: 'invoke_agent',
@@ -42,7 +42,7 @@ export class RunTracer implements RunInstrumentation {
       [GenAI.agentName]: agentName,
       [GenAI.requestModel]: info.model,
     };
-    if (info.pendingToolCalls.length > 0) attributes['svc_agents.run.resumed'] = true;
+    if (info.resumed) attributes['svc_agents.run.resumed'] = true;
     if (options.recordContents) {
       if (info.instructions) attributes[GenAI.systemInstructions] = info.instructions;
       attributes[GenAI.inputMessages] = toSemconvMessages(info.messages);
@@ -140,8 +140,14 @@ export class RunTracer implements RunInstrumentation {
   }
 
   end({ result, error }: { result?: RunResult<unknown>; error?: unknown }): void {
-    const open = [...this.#tools.values(), ...this.#chats];
-    for (const span of open) {
+    // A run paused for approvals leaves its waiting calls open: they end with the pause, not as errors.
+    const paused = result?.status === 'interrupted';
+    for (const span of this.#tools.values()) {
+      if (paused) span.addEvent('run_paused');
+      else recordError(this.#api, span, error ?? new Error('The run ended before this finished'));
+      span.end();
+    }
+    for (const span of this.#chats) {
       recordError(this.#api, span, error ?? new Error('The run ended before this finished'));
       span.end();
     }

@@ -4,7 +4,7 @@ import type { Tracer } from '@opentelemetry/api';
 export interface OpenTelemetryOptions {
   /** Tracer to use. @default the global provider's tracer `svc-agents` (a no-op until you register a provider) */
   tracer?: Tracer;
-  /** `gen_ai.agent.name` of the `invoke_agent` span. @default 'svc-agent' */
+  /** `gen_ai.agent.name` of the `invoke_agent` span. @default the agent's `name` */
   agentName?: string;
   /**
    * Record message contents, tool arguments and results on spans (`gen_ai.input.messages`, ...). They may

@@ -63,6 +63,37 @@ describe('agent.asTool', () => {
     });
   });
 
+  describe('when both agents have prices', () => {
+    it('should add the sub-agent cost to the parent usage.cost', async () => {
+      // One unit per token, cached or not: every cost equals its tokens.
+      const prices = { 'svc-3.5-flash': { input: 1e6, cachedInput: 1e6, output: 1e6 } };
+      const researcher = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        name: 'researcher',
+        prices,
+      });
+      const writer = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        prices,
+        tools: [researcher.asTool({ name: 'research', description: 'Finds facts about a topic.' })],
+      });
+      env.emu.script([
+        call('c1', 'research', '{"input":"facts about otters"}'),
+        { message: { content: 'Otters hold hands while sleeping.' } },
+        { message: { content: 'Did you know? Otters hold hands.' } },
+      ]);
+      const result = await writer.run('Write a fun fact about otters');
+
+      const ownCost = result.steps.reduce((sum, step) => sum + (step.usage.cost ?? 0), 0);
+      expect(ownCost).toBeGreaterThan(0);
+      const { promptTokens, completionTokens } = result.usage;
+      expect(result.usage.cost).toBeCloseTo(promptTokens + completionTokens, 6);
+      expect(result.usage.cost).toBeGreaterThan(ownCost);
+    });
+  });
+
   describe('when the sub-agent has structured output', () => {
     it('should hand the parent its output as JSON', async () => {
       const classifier = new Agent({

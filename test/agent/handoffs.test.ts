@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
+import { MaxTurnsExceededError } from '../../src/agent/errors/max-turns-exceeded-error.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { handoff, handoffFilters } from '../../src/agent/handoffs/handoff.js';
 import { RunState } from '../../src/agent/run-state.js';
@@ -109,6 +110,20 @@ describe('handoffs', () => {
       expect(second.refund.calls.map((entry) => entry.args)).toEqual([{ order: 7 }]);
       expect(first.refund.calls).toHaveLength(0);
       expect(toolNames(chatRequests(env.emu).at(-1))).toEqual(['refund_order', 'lookup_order']);
+    });
+  });
+
+  describe('when the agent that took over reaches maxTurns', () => {
+    it('should throw MaxTurnsExceededError whose result names that agent as lastAgent', async () => {
+      const { triage } = createAgents();
+      env.emu.script([
+        call('c1', 'transfer_to_billing'),
+        call('c2', 'lookup_order', '{"order":7}'),
+        call('c3', 'lookup_order', '{"order":8}'),
+      ]);
+      const error = await triage.run('Where is order 7?', { maxTurns: 3 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MaxTurnsExceededError);
+      expect((error as MaxTurnsExceededError).result.lastAgent).toBe('billing');
     });
   });
 

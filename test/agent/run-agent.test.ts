@@ -706,6 +706,7 @@ describe('runAgent', () => {
         content: expect.stringContaining('limit of 2 turns'),
       });
       expect(maxError.state.messages).toEqual(maxError.result.messages);
+      expect(maxError.result.lastAgent).toBe('agent');
       expect(Object.keys(maxError)).not.toContain('state');
       const json = JSON.stringify(maxError);
       expect(JSON.parse(json)).toMatchObject({ name: 'MaxTurnsExceededError', maxTurns: 2 });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import { SvcClient } from '../../src/api/svc-client.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
+import { memoryStore } from '../../src/stores/memory-store.js';
 import { openTelemetry } from '../../src/telemetry/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { hostedTools } from '../../src/tools/hosted-tools.js';
@@ -256,6 +257,101 @@ describe('openTelemetry', () => {
       expect(toolSpan?.attributes['gen_ai.tool.call.id']).toBe(paused.interruptions[0]?.toolCallId);
       expect(named('chat ')).toHaveLength(1);
       expect(hrtime(toolSpan!.endTime)).toBeLessThanOrEqual(hrtime(named('chat ')[0]!.startTime));
+    });
+  });
+});
+
+describe('openTelemetry across agents and resumes', () => {
+  const call = (id: string, name: string) => ({ id, function: { name, arguments: '{}' } });
+
+  describe('when the agent hands off to another agent', () => {
+    it('should record a chat span for every model request, the taking-over agent’s included', async () => {
+      const instrumentation = openTelemetry({ tracer });
+      const billing = new Agent({
+        client,
+        model: 'svc-3.5-flash',
+        name: 'billing',
+        tools: [tool('invoice')],
+      });
+      const triage = new Agent({
+        client,
+        model: 'svc-3.5-flash',
+        name: 'triage',
+        handoffs: [billing],
+        instrumentation,
+      });
+      emu.script([
+        { message: { content: '', tool_calls: [call('c1', 'transfer_to_billing')] } },
+        { message: { content: '', tool_calls: [call('c2', 'invoice')] } },
+        { message: { content: 'Here is your invoice.' } },
+      ]);
+      const result = await triage.run('I need my invoice');
+      expect(result.lastAgent).toBe('billing');
+      const requests = emu.requests().filter((request) => request.path.endsWith('/chat/completions'));
+      expect(requests).toHaveLength(3);
+      const { named, parentOf } = spans();
+      const chats = named('chat ');
+      expect(chats).toHaveLength(3);
+      const [root] = named('invoke_agent');
+      for (const chat of chats) expect(parentOf(chat)).toBe(root);
+      expect(root?.name).toBe('invoke_agent triage');
+      expect(named('handoff billing')).toHaveLength(1);
+      expect(named('execute_tool invoice')[0]?.status.code).not.toBe(2);
+    });
+  });
+
+  describe('when a durable run is approved and resumed', () => {
+    it('should leave the paused call unflagged and not reopen the call answered from the ledger', async () => {
+      const guarded = defineTool({
+        name: 'delete_file',
+        description: 'Deletes the file',
+        parameters: z.object({}),
+        needsApproval: true,
+        execute: async () => 'deleted',
+      });
+      const agent = new Agent({
+        client,
+        model: 'svc-3.5-flash',
+        name: 'janitor',
+        store: memoryStore(),
+        tools: [tool('time'), guarded],
+        instrumentation: openTelemetry({ tracer }),
+      });
+      emu.script([
+        { message: { content: '', tool_calls: [call('t1', 'time'), call('d1', 'delete_file')] } },
+        { message: { content: 'Deleted.' } },
+      ]);
+      const paused = await agent.run('What time is it? Then delete the file', { runId: 'otel-approve' });
+      expect(paused.status).toBe('interrupted');
+      const before = spans();
+      expect(before.named('execute_tool time')[0]?.status.code).not.toBe(2);
+      const waiting = before.named('execute_tool delete_file')[0];
+      expect(waiting?.status.code).not.toBe(2);
+      expect(waiting?.events.map((event) => event.name)).toEqual(['approval_requested', 'run_paused']);
+      exporter.reset();
+
+      const resumed = await agent.approve('otel-approve', 'd1');
+      expect(resumed.status).toBe('completed');
+      const { all, named } = spans();
+      expect(named('invoke_agent')[0]?.attributes['svc_agents.run.resumed']).toBe(true);
+      expect(named('execute_tool time')).toHaveLength(0);
+      expect(named('execute_tool delete_file')).toHaveLength(1);
+      expect(all.filter((span) => span.status.code === 2)).toEqual([]);
+    });
+  });
+
+  describe('when openTelemetry() is given no agentName', () => {
+    it('should name the invoke_agent span after the agent', async () => {
+      const agent = new Agent({
+        client,
+        model: 'svc-3.5-flash',
+        name: 'concierge',
+        instrumentation: openTelemetry({ tracer }),
+      });
+      await agent.run('Hello');
+      const [root] = spans().named('invoke_agent');
+      expect(root?.name).toBe('invoke_agent concierge');
+      expect(root?.attributes['gen_ai.agent.name']).toBe('concierge');
     });
   });
 });

@@ -5,6 +5,7 @@ import type { ContextOverflowEvent } from '../../../src/agent/context/context-ov
 import { findUnpairedToolCall } from '../../../src/agent/context/conversation-turns.js';
 import { AgentOptionsError } from '../../../src/agent/errors/agent-options-error.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
+import { handoff, handoffFilters } from '../../../src/agent/handoffs/handoff.js';
 import { SvcClient } from '../../../src/api/svc-client.js';
 import type { ChatMessage } from '../../../src/api/types/chat.js';
 import { type Emulator, startEmulator } from '../../../src/emulator/index.js';
@@ -82,6 +83,51 @@ const overflows = (events: AgentEvent[]) =>
   events.filter((e): e is ContextOverflowEvent => e.type === 'context-overflow');
 
 describe('contextWindow', () => {
+  describe('when an agent with a context window takes over by handoff', () => {
+    it('should fit its requests to its window, on the history the handoff filter left', async () => {
+      const billing = new Agent({
+        client,
+        model: MODEL,
+        name: 'billing',
+        instructions: 'You handle billing.',
+        contextWindow: { windows: { [MODEL]: WINDOW }, maxInputTokens: 400, strategy: 'truncate' },
+      });
+      const triage = new Agent({
+        client,
+        model: MODEL,
+        name: 'triage',
+        handoffs: [handoff(billing, { inputFilter: handoffFilters.removeToolHistory })],
+      });
+      const history: ChatMessage[] = Array.from({ length: 8 }, (_, i) => [
+        { role: 'user' as const, content: `Question ${i}: ${text(50, i)}` },
+        { role: 'assistant' as const, content: `Answer ${i}: ${text(50, i + 100)}` },
+      ]).flat();
+      emu.script([
+        {
+          message: {
+            content: '',
+            tool_calls: [{ id: 'c1', function: { name: 'transfer_to_billing', arguments: '{}' } }],
+          },
+        },
+        { message: { content: 'Your invoice is on its way.' } },
+      ]);
+      const stream = triage.stream([...history, { role: 'user', content: 'Where is my invoice?' }], {
+        stream: false,
+      });
+      const events: AgentEvent[] = [];
+      for await (const event of stream) events.push(event);
+      const result = await stream.result;
+
+      expect(result.lastAgent).toBe('billing');
+      const [first, second] = chatBodies();
+      expect(second!.messages.length).toBeLessThan(first!.messages.length);
+      expect(second!.messages[0]).toEqual({ role: 'system', content: 'You handle billing.' });
+      expect(second!.messages.at(-1)).toEqual({ role: 'user', content: 'Where is my invoice?' });
+      expect(overflows(events)).toHaveLength(1);
+      expect(result.steps[1]!.usage.promptTokens).toBeLessThanOrEqual(400);
+    });
+  });
+
   describe('when a conversation outgrows the window with truncate', () => {
     it('should drop the oldest turns, keep instructions first and every tool call paired', async () => {
       const agent = createAgent({ strategy: 'truncate' });
