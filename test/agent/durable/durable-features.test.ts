@@ -237,6 +237,35 @@ describe('durable runs with other features', () => {
         ['assistant', 'Refund issued.'],
       ]);
     });
+
+    it('should append the rest once after a pause for approval following a filtered handoff', async () => {
+      const store = memoryStore();
+      const refund = countingTool('refund', { needsApproval: true });
+      const billing = new Agent({ client: env.client, model, name: 'billing', tools: [refund.tool] });
+      const triage = new Agent({
+        client: env.client,
+        model,
+        name: 'triage',
+        store,
+        handoffs: [handoff(billing, { inputFilter: handoffFilters.removeToolHistory })],
+      });
+      env.emu.script([call('t1', 'transfer_to_billing'), call('r1', 'refund'), answer('Refunded.')]);
+      const paused = await triage.run('refund order 7', { session: 'pause', runId: 'p1' });
+      expect(paused.status).toBe('interrupted');
+      expect((await store.getItems('pause')).map((item) => item.role)).toEqual(['user', 'assistant', 'tool']);
+      const done = await triage.approve('p1', 'r1');
+      expect(done).toMatchObject({ status: 'completed', text: 'Refunded.', lastAgent: 'billing' });
+      const items = await store.getItems('pause');
+      expect(items.map((item) => [item.role, item.content])).toEqual([
+        ['user', 'refund order 7'],
+        ['assistant', ''],
+        ['tool', expect.stringContaining('billing')],
+        ['assistant', ''],
+        ['tool', 'refund done'],
+        ['assistant', 'Refunded.'],
+      ]);
+      expect(refund.runs).toHaveLength(1);
+    });
   });
 
   describe('when a process stops while an idempotent tool runs', () => {
