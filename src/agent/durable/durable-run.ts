@@ -138,13 +138,17 @@ export class DurableRun implements DurableHooks {
 /**
  * The run's own items, rebuilt from its input and steps (not from positions in `state.messages`, which a
  * handoff filter or the context window may have shortened): each step's assistant message and its tool
- * answers, in call order. A paused run's last turn waits for approval: it is left for later.
+ * answers, in call order. A paused run's last turn waits for approval: it is left for later. An answer
+ * that was sent back for repair (structured output, an output guardrail) is not the run's answer: only
+ * the final one is kept, without the correction request.
  */
 function runItems(state: RunState, link: RunSessionLink, status: 'completed' | 'interrupted'): ChatMessage[] {
   const items: ChatMessage[] = [...(link.input ?? [])];
   const steps = state.steps.slice(link.firstStep ?? 0);
+  const last = steps.at(-1);
   if (status === 'interrupted' && state.pendingToolCalls.length > 0) steps.pop();
   for (const step of steps) {
+    if (step.toolCalls.length === 0 && step !== last) continue;
     items.push(step.message);
     for (const result of step.toolResults) {
       items.push({ role: 'tool', tool_call_id: result.toolCallId, content: result.content });

@@ -266,6 +266,23 @@ describe('durable runs with other features', () => {
       ]);
       expect(refund.runs).toHaveLength(1);
     });
+
+    it('should keep only the repaired answer of a run an output guardrail sent back', async () => {
+      const store = memoryStore();
+      const noSecrets = defineGuardrail({
+        name: 'no_secrets',
+        repair: true,
+        execute: ({ text }: { text: string }) => ({ tripwire: /secret/.test(text), reason: 'no secrets' }),
+      });
+      const agent = new Agent({ client: env.client, model, store, outputGuardrails: [noSecrets] });
+      env.emu.script([answer('The secret code is 42.'), answer('I cannot share that.')]);
+      const result = await agent.run('what is the code?', { session: 'repair' });
+      expect(result.text).toBe('I cannot share that.');
+      expect((await store.getItems('repair')).map((item) => [item.role, item.content])).toEqual([
+        ['user', 'what is the code?'],
+        ['assistant', 'I cannot share that.'],
+      ]);
+    });
   });
 
   describe('when a process stops while an idempotent tool runs', () => {
