@@ -266,7 +266,6 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       agentName: agent.name,
       runId,
       owner: this,
-      toolSet: agent.toolSet,
       input: input instanceof StoredRunRef ? undefined : () => toRunState(input),
       session: options.session,
       fresh: !(input instanceof RunState),

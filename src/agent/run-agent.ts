@@ -81,10 +81,14 @@ export interface RunAgentOptions {
 export async function runAgent(options: RunAgentOptions): Promise<RunResult<unknown>> {
   const { state, signal, emit } = options;
   emit({ type: 'start' });
+  // The current turn's early-started tools: whatever fails before its tools run, they are aborted.
+  let eager: EagerToolStarter | undefined;
   try {
     if (state.pendingToolCalls.length > 0) {
       const step = state.steps.at(-1)!;
       await refreshToolSet(options, step.index);
+      // A resumed durable run settles what the stopped process left in flight, with these tools.
+      if (options.durable?.recover) await options.durable.recover(state, options.toolSet);
       if ((await runTools(options)) === 'interrupted') return finish(options, 'interrupted');
       await finishStep(options, step);
       if (await shouldStop(options)) return finish(options, 'completed');
@@ -110,7 +114,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       });
       // Not on the last allowed turn (its calls are answered "not run"), nor while input guardrails that
       // tools must wait for are still running.
-      const eager =
+      eager =
         options.stream && turns + 1 < options.maxTurns && !options.beforeTools
           ? startEagerly(options, index)
           : undefined;
@@ -188,6 +192,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult<unkn
       if (stop === true || (stop !== false && (await stop))) return finish(options, 'completed');
     }
   } catch (error) {
+    eager?.discard();
     throw failRun(options, error);
   }
 }

@@ -45,7 +45,8 @@ export async function runComposed(
   let tripped: unknown;
   let inputCheck: Promise<void> | undefined;
   let signal = base.signal;
-  const guards = resumed ? [] : current.options.inputGuardrails;
+  // Until the run's first model turn (a queued run starts through `resume`), its input is unchecked.
+  const guards = resumed && state.steps.length > 0 ? [] : current.options.inputGuardrails;
   if (guards.length > 0) {
     const text = lastUserText(state.messages);
     const args = {

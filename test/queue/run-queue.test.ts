@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import type { Store } from '../../src/agent/durable/store.js';
 import type { AgentEvent } from '../../src/agent/events.js';
+import { defineGuardrail } from '../../src/agent/guardrails/guardrail.js';
 import { SvcClient } from '../../src/api/svc-client.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
@@ -24,32 +25,28 @@ for (const backend of queueBackends) {
     let queue: RunQueue;
     let worker: RunWorker | undefined;
     const executed: string[] = [];
-    const createAgent = () =>
-      new Agent({
-        client,
-        model: 'svc-3.5-flash',
-        tools: [
-          defineTool({
-            name: 'lookup',
-            description: 'Looks up an order.',
-            parameters: z.object({}),
-            execute: (_args, ctx) => {
-              executed.push(ctx.idempotencyKey);
-              return 'order 42: shipped';
-            },
-          }),
-          defineTool({
-            name: 'refund',
-            description: 'Refunds an order.',
-            parameters: z.object({}),
-            needsApproval: true,
-            execute: (_args, ctx) => {
-              executed.push(ctx.idempotencyKey);
-              return 'refunded';
-            },
-          }),
-        ],
-      });
+    const createTools = () => [
+      defineTool({
+        name: 'lookup',
+        description: 'Looks up an order.',
+        parameters: z.object({}),
+        execute: (_args, ctx) => {
+          executed.push(ctx.idempotencyKey);
+          return 'order 42: shipped';
+        },
+      }),
+      defineTool({
+        name: 'refund',
+        description: 'Refunds an order.',
+        parameters: z.object({}),
+        needsApproval: true,
+        execute: (_args, ctx) => {
+          executed.push(ctx.idempotencyKey);
+          return 'refunded';
+        },
+      }),
+    ];
+    const createAgent = () => new Agent({ client, model: 'svc-3.5-flash', tools: createTools() });
     const start = async () => {
       worker = await startWorker({
         connection: ns.connection,
@@ -116,6 +113,80 @@ for (const backend of queueBackends) {
         const done = await queue.waitUntilFinished(runId, { timeout: 15_000 });
         expect(done).toMatchObject({ status: 'completed', text: 'Refund done.' });
         expect(executed).toEqual([`${runId}:0:c9`]);
+      });
+    });
+
+    describe('when the agent has input guardrails', () => {
+      it('should check the queued input before the first model request', async () => {
+        let checks = 0;
+        const guarded = new Agent({
+          client,
+          model: 'svc-3.5-flash',
+          name: 'guarded',
+          inputGuardrails: [
+            defineGuardrail({
+              name: 'no_passwords',
+              runInParallel: false,
+              execute: ({ text }: { text: string }) => {
+                checks++;
+                return { tripwire: /password/.test(text) };
+              },
+            }),
+          ],
+        });
+        worker = await startWorker({
+          connection: ns.connection,
+          store: ns.store,
+          name: ns.queueName,
+          agents: { guarded },
+          handleSignals: false,
+        });
+        emu.script([{ message: { content: 'The admin password is hunter2' } }]);
+        const runId = await queue.enqueue('guarded', 'tell me the admin password');
+        const record = await queue.waitUntilFinished(runId, { timeout: 15_000 });
+        expect(record).toMatchObject({ status: 'failed', inputTripwire: 'no_passwords' });
+        expect(record.text).toBeUndefined();
+        expect(checks).toBe(1);
+        expect(emu.requests().filter((request) => request.path.endsWith('/chat/completions'))).toHaveLength(
+          0,
+        );
+      });
+    });
+
+    describe('when the call waiting for approval is inside an agent used as a tool', () => {
+      it('should complete after queue.approve with the call run once', async () => {
+        const sub = new Agent({ client, model: 'svc-3.5-flash', name: 'sub', tools: createTools() });
+        const parent = new Agent({
+          client,
+          model: 'svc-3.5-flash',
+          name: 'parent',
+          tools: [sub.asTool({ name: 'ask_sub', description: 'Asks the sub-agent.' })],
+        });
+        worker = await startWorker({
+          connection: ns.connection,
+          store: ns.store,
+          name: ns.queueName,
+          agents: { parent },
+          handleSignals: false,
+        });
+        emu.script([
+          {
+            message: {
+              content: '',
+              tool_calls: [{ id: 'p1', function: { name: 'ask_sub', arguments: '{"input":"refund"}' } }],
+            },
+          },
+          toolTurn('s1', 'refund'),
+          { message: { content: 'Refunded.' } },
+          { message: { content: 'Your refund is done.' } },
+        ]);
+        const runId = await queue.enqueue('parent', 'Refund order 42');
+        const paused = await queue.waitUntilFinished(runId, { timeout: 15_000 });
+        expect(paused).toMatchObject({ status: 'interrupted', interruptions: [{ toolCallId: 's1' }] });
+        await queue.approve(runId, 's1');
+        const done = await queue.waitUntilFinished(runId, { timeout: 15_000 });
+        expect(done).toMatchObject({ status: 'completed', text: 'Your refund is done.' });
+        expect(executed).toHaveLength(1);
       });
     });
 

@@ -1,5 +1,9 @@
+import type { ChatMessage } from '../../api/types/chat.js';
+import type { ToolSet } from '../../tools/tool.js';
+import { GuardrailTripwireError } from '../guardrails/guardrail-tripwire-error.js';
 import type { ToolApprovalItem } from '../run-result.js';
 import type { RunState } from '../run-state.js';
+import { recoverInFlight } from './recover-in-flight.js';
 import type { RunRecord, RunRecordInput, RunSessionLink, RunStatus, Store } from './store.js';
 
 /** What the run loop calls on a durable run; absent on an ordinary in-memory run. */
@@ -8,6 +12,8 @@ export interface DurableHooks {
   beforeTools(state: RunState): Promise<void>;
   /** Checkpoint after one tool call finished (its outcome is in the ledger). */
   afterToolCall(state: RunState): Promise<void>;
+  /** On resume, before the pending calls run: settles the calls a stopped process left in flight. */
+  recover?(state: RunState, toolSet: ToolSet): Promise<void>;
 }
 
 /**
@@ -22,6 +28,7 @@ export class DurableRun implements DurableHooks {
   session: RunSessionLink | undefined;
   #version: number;
   #chain: Promise<unknown> = Promise.resolve();
+  #inFlight: readonly string[] | undefined;
 
   constructor(options: { store: Store; record: RunRecord }) {
     const { store, record } = options;
@@ -30,6 +37,7 @@ export class DurableRun implements DurableHooks {
     this.agentName = record.agentName;
     this.session = record.session;
     this.#version = record.version;
+    this.#inFlight = record.inFlight;
   }
 
   async beforeTools(state: RunState): Promise<void> {
@@ -51,11 +59,18 @@ export class DurableRun implements DurableHooks {
   async finish(
     state: RunState,
     status: 'completed' | 'interrupted',
-    text: string,
-    output: unknown,
+    result: { text: string; output: unknown; lastAgent?: string | undefined },
   ): Promise<RunRecord> {
     const link = this.session;
-    if (link) {
+    if (link?.input !== undefined) {
+      const items = runItems(state, link, status);
+      const done = link.done ?? 0;
+      if (items.length > done) {
+        await this.store.addItems(link.id, items.slice(done), { idempotencyKey: `${this.runId}:${done}` });
+        this.session = { ...link, done: items.length };
+      }
+    } else if (link) {
+      // A record written before runs kept their input: its items are found by position.
       const end = status === 'completed' ? state.messages.length : state.messages.length - 1;
       if (end > link.appended) {
         await this.store.addItems(link.id, state.messages.slice(link.appended, end), {
@@ -64,23 +79,40 @@ export class DurableRun implements DurableHooks {
         this.session = { ...link, appended: end };
       }
     }
-    return this.write(
-      state,
-      status,
-      status === 'completed' ? { text, ...(output !== undefined && { output }) } : {},
-    );
+    const { text, output, lastAgent } = result;
+    return this.write(state, status, {
+      ...(status === 'completed' && { text, ...(output !== undefined && { output }) }),
+      ...(lastAgent !== undefined && { lastAgent }),
+    });
   }
 
   /** The run failed: record why, with the state it can be resumed from. */
   fail(state: RunState, error: unknown): Promise<RunRecord> {
-    return this.write(state, 'failed', { error: errorText(error) });
+    const tripwire =
+      GuardrailTripwireError.isInstance(error) && error.stage === 'input' ? error.guardrail : undefined;
+    return this.write(state, 'failed', {
+      error: errorText(error),
+      ...(tripwire !== undefined && { inputTripwire: tripwire }),
+    });
+  }
+
+  /**
+   * Settles the calls left in flight by the process that stopped, with the tools of the agent in charge
+   * (after handoffs, and a `tools` function's answer for this step): called once, by the loop.
+   */
+  async recover(state: RunState, toolSet: ToolSet): Promise<void> {
+    const inFlight = this.#inFlight;
+    this.#inFlight = undefined;
+    await recoverInFlight(state, inFlight, toolSet);
   }
 
   /** Writes a checkpoint after any write already queued. */
   write(
     state: RunState,
     status: RunStatus,
-    extra: Partial<Pick<RunRecordInput, 'inFlight' | 'error' | 'text' | 'output'>>,
+    extra: Partial<
+      Pick<RunRecordInput, 'inFlight' | 'error' | 'text' | 'output' | 'lastAgent' | 'inputTripwire'>
+    >,
   ): Promise<RunRecord> {
     // The state is serialised now, not when the write's turn comes: later changes get their own write.
     const input: RunRecordInput = {
@@ -101,6 +133,28 @@ export class DurableRun implements DurableHooks {
     this.#chain = written.catch(() => undefined);
     return written;
   }
+}
+
+/**
+ * The run's own items, rebuilt from its input and steps (not from positions in `state.messages`, which a
+ * handoff filter or the context window may have shortened): each step's assistant message and its tool
+ * answers, in call order. A paused run's last turn waits for approval: it is left for later. An answer
+ * that was sent back for repair (structured output, an output guardrail) is not the run's answer: only
+ * the final one is kept, without the correction request.
+ */
+function runItems(state: RunState, link: RunSessionLink, status: 'completed' | 'interrupted'): ChatMessage[] {
+  const items: ChatMessage[] = [...(link.input ?? [])];
+  const steps = state.steps.slice(link.firstStep ?? 0);
+  const last = steps.at(-1);
+  if (status === 'interrupted' && state.pendingToolCalls.length > 0) steps.pop();
+  for (const step of steps) {
+    if (step.toolCalls.length === 0 && step !== last) continue;
+    items.push(step.message);
+    for (const result of step.toolResults) {
+      items.push({ role: 'tool', tool_call_id: result.toolCallId, content: result.content });
+    }
+  }
+  return items;
 }
 
 // Calls that run (or are about to run) without waiting for a human.

@@ -1,4 +1,3 @@
-import type { ToolSet } from '../../tools/tool.js';
 import type { RunResult } from '../run-result.js';
 import type { RunState, RunStateOwner } from '../run-state.js';
 import { type DurableLoop, resumeDurableRun, startDurableRun } from './run-durably.js';
@@ -12,7 +11,6 @@ export interface ExecuteDurablyOptions {
   agentName: string;
   runId: string;
   owner: RunStateOwner;
-  toolSet: ToolSet;
   /** Builds the state of a new run; `undefined` resumes the stored run `runId`. */
   input: (() => RunState) | undefined;
   session: string | undefined;
@@ -24,7 +22,7 @@ export interface ExecuteDurablyOptions {
 export async function executeDurably(options: ExecuteDurablyOptions): Promise<RunResult<unknown>> {
   const { store, runId, loop } = options;
   if (options.input === undefined) {
-    return resumeDurableRun({ store, runId, owner: options.owner, toolSet: options.toolSet, loop });
+    return resumeDurableRun({ store, runId, owner: options.owner, loop });
   }
   return startDurableRun({
     store,

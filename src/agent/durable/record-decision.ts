@@ -1,20 +1,21 @@
 import { RunStateError } from '../errors/run-state-error.js';
 import { ToolApprovalError } from '../errors/tool-approval-error.js';
+import type { ToolApprovalItem } from '../run-result.js';
+import { RunState } from '../run-state.js';
+import type { RunStateJson } from '../run-state-schema.js';
 import type { RunRecord, RunStore } from './store.js';
 
 /** A human's decision on a call waiting for approval. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string | undefined };
 
-interface PendingJson {
-  toolCallId: string;
-  approval: string;
-  rejectionMessage?: string;
-}
+// The tools are not needed to record a decision: whoever resumes the run checks them.
+const anyOwner = { hasFunctionTool: () => true };
 
 /**
  * Records an approval or rejection in a stored, interrupted run (version-checked), without running
  * anything: `agent.approve` then resumes the run, `queue.approve` re-enqueues it. Works on the stored
- * JSON, so a process without the agent (a CLI, a web handler) can decide.
+ * state through `RunState.approve/reject`, so a call inside an agent-as-tool's paused sub-run is decided
+ * like a top-level one, and a process without the agent (a CLI, a web handler) can decide.
  */
 export async function recordDecision(
   store: RunStore,
@@ -24,20 +25,21 @@ export async function recordDecision(
 ): Promise<RunRecord> {
   const record = await store.getRun(runId);
   if (!record) throw new RunStateError(`No stored run "${runId}"`);
-  const pending = (record.state.pendingToolCalls ?? []) as PendingJson[];
-  const call = pending.find((candidate) => candidate.toolCallId === toolCallId);
-  if (record.status !== 'interrupted' || !call || call.approval !== 'pending') {
-    const waiting = record.interruptions.map((item) => item.toolCallId).join(', ') || 'none';
+  const state = RunState.fromJSON(record.state as unknown as RunStateJson, anyOwner);
+  const waiting = state.interruptions;
+  if (record.status !== 'interrupted' || !waiting.some((item) => item.toolCallId === toolCallId)) {
+    const ids = record.status === 'interrupted' ? waiting.map((item) => item.toolCallId).join(', ') : '';
     throw new ToolApprovalError({
       toolCallId,
-      message: `Run "${runId}" has no tool call "${toolCallId}" awaiting approval; waiting: ${waiting}`,
+      message: `Run "${runId}" has no tool call "${toolCallId}" awaiting approval; waiting: ${ids || 'none'}`,
     });
   }
-  call.approval = decision.approved ? 'approved' : 'rejected';
-  if (!decision.approved && decision.reason !== undefined) call.rejectionMessage = decision.reason;
+  if (decision.approved) state.approve(toolCallId);
+  else state.reject(toolCallId, decision.reason);
   const { version, createdAt: _createdAt, updatedAt: _updatedAt, ...input } = record;
   return store.updateRun(runId, version, {
     ...input,
-    interruptions: record.interruptions.filter((item) => item.toolCallId !== toolCallId),
+    state: state.toJSON() as unknown as Record<string, unknown>,
+    interruptions: state.interruptions as ToolApprovalItem[],
   });
 }

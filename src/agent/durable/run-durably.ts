@@ -1,11 +1,9 @@
-import type { ToolSet } from '../../tools/tool.js';
 import { buildRunResult } from '../build-run-result.js';
 import { RunConflictError } from '../errors/run-conflict-error.js';
 import { RunStateError } from '../errors/run-state-error.js';
 import type { RunResult } from '../run-result.js';
 import { RunState, type RunStateOwner } from '../run-state.js';
 import { type DurableHooks, DurableRun } from './durable-run.js';
-import { recoverInFlight } from './recover-in-flight.js';
 import type { RunRecord, Store } from './store.js';
 
 /** Runs the agent loop on `state`, checkpointing through `durable`. */
@@ -41,7 +39,8 @@ export async function createRunRecord(options: Omit<StartDurableRunOptions, 'loo
     const history = options.fresh ? await store.getItems(session) : [];
     state.messages.unshift(...history);
     const start = options.fresh ? history.length : state.messages.length;
-    link = { id: session, start, appended: start };
+    const input = state.messages.slice(start);
+    link = { id: session, start, appended: start, input, firstStep: state.steps.length, done: 0 };
   }
   return store.createRun({
     id: runId,
@@ -58,25 +57,34 @@ export interface ResumeDurableRunOptions {
   store: Store;
   runId: string;
   owner: RunStateOwner;
-  toolSet: ToolSet;
   loop: DurableLoop;
 }
 
 /**
- * Continues a stored run from its last checkpoint: reads it, settles the calls that were in flight when
- * it stopped, claims it (a version-checked write: of two processes resuming at once, one gets
- * `RunConflictError`) and runs it. A completed run is answered from the store without running.
+ * Continues a stored run from its last checkpoint: reads it, claims it (a version-checked write: of two
+ * processes resuming at once, one gets `RunConflictError`) and runs it; the loop settles the calls that
+ * were in flight when it stopped, with the tools of the agent in charge (`DurableRun.recover`). A
+ * completed run is answered from the store without running; a run an input guardrail stopped is refused.
  */
 export async function resumeDurableRun(options: ResumeDurableRunOptions): Promise<RunResult<unknown>> {
   const { store, runId } = options;
   const record = await store.getRun(runId);
   if (!record) throw new RunStateError(`No stored run "${runId}"`);
   const state = RunState.fromJSON(record.state as never, options.owner);
-  if (record.status === 'completed') return buildRunResult(state, 'completed', record.output, runId);
-  await recoverInFlight(state, record.inFlight, options.toolSet);
+  if (record.status === 'completed') {
+    const result = buildRunResult(state, 'completed', record.output, runId);
+    if (record.lastAgent !== undefined) result.lastAgent = record.lastAgent;
+    return result;
+  }
+  if (record.status === 'failed' && record.inputTripwire !== undefined) {
+    throw new RunStateError(
+      `Run "${runId}" was stopped by the input guardrail ${record.inputTripwire}; it cannot be resumed`,
+    );
+  }
   const run = new DurableRun({ store, record });
   // Claims the run: from here its checkpoints are this process's, and a racing resume gets a conflict.
-  await run.write(state, 'running', { inFlight: [] });
+  // The calls still in flight stay recorded until the loop has settled them.
+  await run.write(state, 'running', { inFlight: record.inFlight ?? [] });
   return drive(run, state, options.loop);
 }
 
@@ -92,6 +100,6 @@ async function drive(run: DurableRun, state: RunState, loop: DurableLoop): Promi
     }
     throw error;
   }
-  await run.finish(result.state, result.status, result.text, result.output);
+  await run.finish(result.state, result.status, result);
   return result;
 }

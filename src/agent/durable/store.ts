@@ -10,8 +10,18 @@ export interface RunSessionLink {
   id: string;
   /** Index into `state.messages` where the run's own items start (the history before is the session's). */
   start: number;
-  /** Index into `state.messages` up to which items were appended to the session. */
+  /** Index into `state.messages` up to which items were appended to the session (records without `input`). */
   appended: number;
+  /**
+   * The run's own input messages (after the session's history). The run's items are these plus each of
+   * its steps' assistant message and tool answers, rebuilt from the steps: a handoff filter or the context
+   * window may shorten `state.messages`, the session still gets everything the run said.
+   */
+  input?: ChatMessage[];
+  /** Index into `state.steps` of the run's first step. */
+  firstStep?: number;
+  /** How many of the run's items were appended to the session. */
+  done?: number;
 }
 
 /** A stored run, as the stores and `queue.get` return it. */
@@ -42,6 +52,10 @@ export interface RunRecord {
   text?: string;
   /** The validated structured output (when `completed` and the agent has `output`). */
   output?: unknown;
+  /** The agent that answered last (after handoffs, the one that took over), when `completed` or `interrupted`. */
+  lastAgent?: string;
+  /** Set when an input guardrail stopped the run (`failed`): resuming it is refused. */
+  inputTripwire?: string;
 }
 
 /** The writable fields of a run record (the store sets `version`, `createdAt` and `updatedAt`). */
