@@ -27,13 +27,17 @@ export function toUIFinishReason(reason: FinishReason | null): UIFinishReason {
  * A stateful mapping of one run's `AgentEvent`s to UI message stream chunks: text and reasoning deltas
  * are wrapped in start/end parts (a part closes when anything else happens), tool calls become tool
  * input/output parts, a human's rejection becomes `tool-output-denied`, an approval request
- * `tool-approval-request` (its `approvalId` is the `toolCallId`).
+ * `tool-approval-request` (its `approvalId` is the `toolCallId`). A sub-agent's (`agent.asTool`) events
+ * are not mapped, except for its calls that ask a human: their request, then their outcome, are shown
+ * as tool parts of their own.
  */
 export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) {
   let open: { kind: 'text' | 'reasoning'; id: string } | undefined;
   let parts = 0;
   /** Calls whose input the client has seen: an error of any other call is an input error. */
   const announced = new Set<string>();
+  /** Calls of sub-agents started in this stream (their outcomes stay inside the agent tool). */
+  const subAgentCalls = new Set<string>();
   const close = (out: UIMessageChunk[]) => {
     if (open) out.push({ type: `${open.kind}-end`, id: open.id });
     open = undefined;
@@ -78,6 +82,11 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         out.push({ type: 'tool-input-available', ...pick(event) });
         return;
       case 'tool-approval-request':
+        // A sub-agent's call (its own events are not mapped) is new to the client: announce it first.
+        if (!announced.has(event.toolCallId)) {
+          announced.add(event.toolCallId);
+          out.push({ type: 'tool-input-available', ...pick(event) });
+        }
         out.push({
           type: 'tool-approval-request',
           approvalId: event.toolCallId,
@@ -113,6 +122,9 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         });
         return;
       }
+      case 'sub-agent':
+        mapSubAgent(event.event, out);
+        return;
       case 'finish-step':
         out.push({ type: 'finish-step' });
         return;
@@ -132,6 +144,20 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
       default:
         // audio-delta has no UI message part.
         return;
+    }
+  }
+
+  /**
+   * A sub-agent's events stay inside its tool call, except the outcome of a call a human decided on: its
+   * approval request reached the client as a top-level event (in this run or the run it resumes), so
+   * its result, error or denial does too. Such a call is one whose `tool-call` this stream did not see.
+   */
+  function mapSubAgent(nested: AgentEvent | AgentEventJson, out: UIMessageChunk[]): void {
+    let event = nested;
+    while (event.type === 'sub-agent') event = event.event;
+    if (event.type === 'tool-call') subAgentCalls.add(event.toolCallId);
+    else if (event.type === 'tool-result' || event.type === 'tool-error') {
+      if (announced.has(event.toolCallId) || !subAgentCalls.has(event.toolCallId)) mapOther(event, out);
     }
   }
 
