@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
+import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { SvcError } from '../../src/transport/errors/svc-error.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
@@ -137,6 +138,33 @@ describe('createChatHandler', () => {
       const error = rejected.find((event) => event.type === 'tool-error');
       expect(error?.type === 'tool-error' && error.error.message).toContain('keep it');
       expect(textOf(rejected)).toBe('Kept f2.');
+    });
+
+    it('should continue the same stored run of an agent with a store, to one completed record', async () => {
+      const store = memoryStore();
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools, store });
+      const base = await start({ agent });
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([
+        call('c1', 'delete_file', { id: 'f1' }),
+        call('c2', 'delete_file', { id: 'f2' }),
+        { message: { content: 'Deleted both.' } },
+      ]);
+      const first = chat.send('Delete f1, then f2');
+      await collect(first);
+      const runId = await first.runId;
+      const records = async () => (await store.listRuns()).map((run) => [run.id, run.status]);
+      expect(await records()).toEqual([[runId, 'interrupted']]);
+
+      // Paused again in the continued run: still the same record.
+      const second = chat.decide(runId, [{ toolCallId: 'c1', approved: true }]);
+      await collect(second);
+      expect(await records()).toEqual([[runId, 'interrupted']]);
+      const last = await collect(chat.decide(await second.runId, [{ toolCallId: 'c2', approved: true }]));
+      expect(textOf(last)).toBe('Deleted both.');
+      expect(await records()).toEqual([[runId, 'completed']]);
+      const record = await store.getRun(runId);
+      expect(record?.text).toBe('Deleted both.');
     });
 
     it('should refuse a decision for a call the run is not waiting for, and keep the run paused', async () => {
