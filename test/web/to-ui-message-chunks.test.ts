@@ -110,7 +110,12 @@ describe('createUIMessageChunkMapper', () => {
       });
       // The sub-agent's other calls stay inside its tool call.
       expect(toolPart(message, 's0')).toBeUndefined();
-      expect(toolPart(message, 'p1')).toMatchObject({ type: 'tool-ask_sub', state: 'input-available' });
+      // The agent tool's call waits: a provisional output lets useChat send the approval responses.
+      expect(toolPart(message, 'p1')).toMatchObject({
+        type: 'tool-ask_sub',
+        state: 'output-available',
+        output: { awaitingApproval: ['s1'] },
+      });
     });
 
     it('should show the approved inner call’s output in the resumed stream', async () => {
