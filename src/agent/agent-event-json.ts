@@ -8,12 +8,16 @@ export interface SerializedError {
   message: string;
 }
 
-/** An `AgentEvent` as JSON: identical, except that errors and abort reasons become `SerializedError`s. */
+/**
+ * An `AgentEvent` as JSON: identical, except that errors and abort reasons become `SerializedError`s,
+ * also inside the events a sub-agent forwards (`sub-agent`).
+ */
 export type AgentEventJson =
-  | Exclude<AgentEvent, { type: 'tool-error' | 'error' | 'abort' }>
+  | Exclude<AgentEvent, { type: 'tool-error' | 'error' | 'abort' | 'sub-agent' }>
   | { type: 'tool-error'; toolCallId: string; toolName: string; input: unknown; error: SerializedError }
   | { type: 'error'; error: SerializedError }
-  | { type: 'abort'; reason?: SerializedError };
+  | { type: 'abort'; reason?: SerializedError }
+  | { type: 'sub-agent'; agent: string; toolCallId: string; event: AgentEventJson };
 
 /** Serialises an error for a client. */
 export function serializeError(error: unknown): SerializedError {
@@ -32,6 +36,9 @@ export function toAgentEventJson(event: AgentEvent): AgentEventJson {
       return event.reason === undefined
         ? { type: 'abort' }
         : { type: 'abort', reason: serializeError(event.reason) };
+    case 'sub-agent':
+      // A sub-agent's errors are masked like the parent's own.
+      return { ...event, event: toAgentEventJson(event.event) };
     default:
       return event;
   }

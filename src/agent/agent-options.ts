@@ -83,7 +83,11 @@ export interface AgentRunOptions<TContext = unknown> {
   maxTurns?: number;
   /** Call the service with `stream: true`. @default true for agent.stream, false for agent.run */
   stream?: boolean;
-  /** The run's id (`result.runId`, `ctx.runId`; its key in the store). @default a random UUID */
+  /**
+   * The run's id (`result.runId`, `ctx.runId`; its key in the store). With a store, `agent.run(state,
+   * { runId })` / `agent.stream(...)` of a run stored as paused for approvals continues that record with
+   * the decisions taken in `state`. @default a random UUID
+   */
   runId?: string;
   /** A session id: its stored history is prepended and the run's new items appended (needs `store`). */
   session?: string;

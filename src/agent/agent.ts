@@ -260,6 +260,12 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       }
       return loop(toRunState(input as AgentInput));
     }
+    if (input instanceof RunState && options.runId !== undefined) {
+      // A paused stored run continued with the caller's decisions: the same record, not a second one.
+      const { continuePausedRun } = await import('./durable/continue-paused-run.js');
+      const continued = await continuePausedRun({ store, runId, state: input.clone(), loop });
+      if (continued) return continued as RunResult<TOutput>;
+    }
     const { executeDurably } = await loadDurable();
     return (await executeDurably({
       store,

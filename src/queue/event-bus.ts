@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { Client, PoolConfig } from 'pg';
+import { toAgentEventJson } from '../agent/agent-event-json.js';
 import type { AgentEvent } from '../agent/events.js';
 import { loadOptional } from '../stores/store-utils.js';
 import type { NormalizedConnection } from './queue-connection.js';
@@ -16,16 +17,12 @@ export interface EventBus {
 // PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
 const MAX_NOTIFY_BYTES = 7900;
 
-/** An event as JSON: errors become `{ name, message }` (never their causes, which may hold secrets). */
+/**
+ * An event as JSON (`toAgentEventJson`): errors become `{ name, message }` with secrets masked (never
+ * their causes or state), also inside a sub-agent's forwarded events.
+ */
 export function encodeEvent(event: AgentEvent): string {
-  if (event.type === 'error' || event.type === 'tool-error') {
-    const error = event.error as { name?: unknown; message?: unknown } | undefined;
-    return JSON.stringify({
-      ...event,
-      error: { name: String(error?.name), message: String(error?.message) },
-    });
-  }
-  return JSON.stringify(event);
+  return JSON.stringify(toAgentEventJson(event));
 }
 
 /** A bus on Redis pub/sub (one channel per run) or PostgreSQL LISTEN/NOTIFY (one channel per queue). */

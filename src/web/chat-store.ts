@@ -6,6 +6,8 @@ export interface PausedRun {
   sessionId: string;
   /** `JSON.stringify(result.state)`; read back with `RunState.fromJSON`. */
   state: string;
+  /** The agent's run id (`result.runId`, its key in the agent's `store`), continued on resume. */
+  agentRunId?: string;
 }
 
 /**

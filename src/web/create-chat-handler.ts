@@ -60,7 +60,8 @@ interface LiveRun {
  * - `POST /chat` `{ message, sessionId? }`: runs the agent on the session's conversation; the headers
  *   `x-run-id` and `x-session-id` name the run and the session.
  * - `POST /runs/:runId/approvals` `{ decisions: [{ toolCallId, approved, reason? }] }`: resumes a run
- *   paused for approvals; the continued stream is a new run.
+ *   paused for approvals; the continued stream is a new run (for an agent with a `store`, the same
+ *   stored run continues: the first run's id is the agent's `runId`).
  * - `GET /runs/:runId/events` (with `Last-Event-ID`): reconnects to a run, replaying what was missed.
  * - `GET /sessions/:sessionId`: the conversation and the run in progress, if any.
  * - `POST /ui`: the same for a `useChat` front end (`@ai-sdk/react`, `api: '/api/ui'`), in the AI SDK UI
@@ -85,15 +86,24 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const pausedBySession = new Map<string, string>();
   const agentFor = (sessionId: string) => (typeof agent === 'function' ? agent({ sessionId }) : agent);
 
-  async function startRun(sessionId: string, input: AgentInput): Promise<string> {
+  /**
+   * Starts a run; its id is the agent's `runId` too (the key in an agent's `store`), except when it
+   * continues a paused run: then the agent continues `agentRunId`, the same stored record.
+   */
+  async function startRun(sessionId: string, input: AgentInput, agentRunId?: string): Promise<string> {
     const runId = generateId();
-    const log = new RunLog((await agentFor(sessionId)).stream(input), { abandonAfterMs });
+    const stream = (await agentFor(sessionId)).stream(input, { runId: agentRunId ?? runId });
+    const log = new RunLog(stream, { abandonAfterMs });
     activeBySession.set(sessionId, runId);
     const settled = log.done.then(async (result) => {
       try {
         if (result) await store.saveSession(sessionId, result.messages);
         if (result?.status === 'interrupted') {
-          await store.savePausedRun(runId, { sessionId, state: JSON.stringify(result.state) });
+          await store.savePausedRun(runId, {
+            sessionId,
+            state: JSON.stringify(result.state),
+            agentRunId: result.runId,
+          });
           pausedBySession.set(sessionId, runId);
         }
       } finally {
@@ -147,7 +157,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     try {
       const state = RunState.fromJSON(paused.state, await agentFor(paused.sessionId));
       applyDecisions(state, decisions);
-      return await startRun(paused.sessionId, state);
+      return await startRun(paused.sessionId, state, paused.agentRunId);
     } catch (error) {
       // A bad decision must not lose the paused run: keep it for a corrected request.
       await store.savePausedRun(runId, paused);

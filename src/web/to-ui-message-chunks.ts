@@ -27,13 +27,21 @@ export function toUIFinishReason(reason: FinishReason | null): UIFinishReason {
  * A stateful mapping of one run's `AgentEvent`s to UI message stream chunks: text and reasoning deltas
  * are wrapped in start/end parts (a part closes when anything else happens), tool calls become tool
  * input/output parts, a human's rejection becomes `tool-output-denied`, an approval request
- * `tool-approval-request` (its `approvalId` is the `toolCallId`).
+ * `tool-approval-request` (its `approvalId` is the `toolCallId`). A sub-agent's (`agent.asTool`) events
+ * are not mapped, except for its calls that ask a human: their request, then their outcome, are shown
+ * as tool parts of their own (the agent tool's part meanwhile holds `{ awaitingApproval: [toolCallId] }`).
  */
 export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) {
   let open: { kind: 'text' | 'reasoning'; id: string } | undefined;
   let parts = 0;
   /** Calls whose input the client has seen: an error of any other call is an input error. */
   const announced = new Set<string>();
+  /** Calls of sub-agents started in this stream (their outcomes stay inside the agent tool). */
+  const subAgentCalls = new Set<string>();
+  /** The top-level agent-tool call each of its sub-agent's approval requests comes from. */
+  const requestedIn = new Map<string, string>();
+  /** The calls a suspended agent-tool call waits for, by that call. */
+  const awaiting = new Map<string, string[]>();
   const close = (out: UIMessageChunk[]) => {
     if (open) out.push({ type: `${open.kind}-end`, id: open.id });
     open = undefined;
@@ -78,11 +86,17 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         out.push({ type: 'tool-input-available', ...pick(event) });
         return;
       case 'tool-approval-request':
+        // A sub-agent's call (its own events are not mapped) is new to the client: announce it first.
+        if (!announced.has(event.toolCallId)) {
+          announced.add(event.toolCallId);
+          out.push({ type: 'tool-input-available', ...pick(event) });
+        }
         out.push({
           type: 'tool-approval-request',
           approvalId: event.toolCallId,
           toolCallId: event.toolCallId,
         });
+        markAwaiting(event.toolCallId, out);
         return;
       case 'tool-result':
         // A resumed run reports results of calls announced by the run before it: announce them again.
@@ -113,6 +127,9 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         });
         return;
       }
+      case 'sub-agent':
+        mapSubAgent(event.toolCallId, event.event, out);
+        return;
       case 'finish-step':
         out.push({ type: 'finish-step' });
         return;
@@ -133,6 +150,39 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         // audio-delta has no UI message part.
         return;
     }
+  }
+
+  /**
+   * A sub-agent's events stay inside its tool call, except the outcome of a call a human decided on: its
+   * approval request reached the client as a top-level event (in this run or the run it resumes), so
+   * its result, error or denial does too. Such a call is one whose `tool-call` this stream did not see.
+   */
+  function mapSubAgent(
+    parentCallId: string,
+    nested: AgentEvent | AgentEventJson,
+    out: UIMessageChunk[],
+  ): void {
+    let event = nested;
+    while (event.type === 'sub-agent') event = event.event;
+    if (event.type === 'tool-call') subAgentCalls.add(event.toolCallId);
+    else if (event.type === 'tool-approval-request') requestedIn.set(event.toolCallId, parentCallId);
+    else if (event.type === 'tool-result' || event.type === 'tool-error') {
+      if (announced.has(event.toolCallId) || !subAgentCalls.has(event.toolCallId)) mapOther(event, out);
+    }
+  }
+
+  /**
+   * The agent-tool call a sub-agent's approval request comes from pauses without a result. A tool part
+   * left in `input-available` would keep `useChat` (`lastAssistantMessageIsCompleteWithApprovalResponses`)
+   * from sending the approval responses, so it gets a provisional output naming the calls it waits for
+   * (`{ awaitingApproval: [toolCallId] }`), replaced by its real output in the resumed stream.
+   */
+  function markAwaiting(toolCallId: string, out: UIMessageChunk[]): void {
+    const parent = requestedIn.get(toolCallId);
+    if (parent === undefined || !announced.has(parent)) return;
+    const waiting = [...(awaiting.get(parent) ?? []), toolCallId];
+    awaiting.set(parent, waiting);
+    out.push({ type: 'tool-output-available', toolCallId: parent, output: { awaitingApproval: waiting } });
   }
 
   function mapToolError(

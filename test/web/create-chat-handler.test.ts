@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
+import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { SvcError } from '../../src/transport/errors/svc-error.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
 import { chatRequests, useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
 
@@ -51,9 +53,9 @@ function call(id: string, name: string, args: object = {}) {
 let server: Server | undefined;
 let handler: ChatHandler | undefined;
 
-async function start(options: { abandonAfterMs?: number } = {}) {
-  const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools });
-  handler = createChatHandler({ agent, sse: { heartbeatMs: 0, retryMs: 20 }, ...options });
+async function start(options: { abandonAfterMs?: number; agent?: Agent } = {}) {
+  const { agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools }), ...rest } = options;
+  handler = createChatHandler({ agent, sse: { heartbeatMs: 0, retryMs: 20 }, ...rest });
   const h = handler;
   server = createServer((req, res) => void h.node(req, res));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -138,6 +140,33 @@ describe('createChatHandler', () => {
       expect(textOf(rejected)).toBe('Kept f2.');
     });
 
+    it('should continue the same stored run of an agent with a store, to one completed record', async () => {
+      const store = memoryStore();
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools, store });
+      const base = await start({ agent });
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([
+        call('c1', 'delete_file', { id: 'f1' }),
+        call('c2', 'delete_file', { id: 'f2' }),
+        { message: { content: 'Deleted both.' } },
+      ]);
+      const first = chat.send('Delete f1, then f2');
+      await collect(first);
+      const runId = await first.runId;
+      const records = async () => (await store.listRuns()).map((run) => [run.id, run.status]);
+      expect(await records()).toEqual([[runId, 'interrupted']]);
+
+      // Paused again in the continued run: still the same record.
+      const second = chat.decide(runId, [{ toolCallId: 'c1', approved: true }]);
+      await collect(second);
+      expect(await records()).toEqual([[runId, 'interrupted']]);
+      const last = await collect(chat.decide(await second.runId, [{ toolCallId: 'c2', approved: true }]));
+      expect(textOf(last)).toBe('Deleted both.');
+      expect(await records()).toEqual([[runId, 'completed']]);
+      const record = await store.getRun(runId);
+      expect(record?.text).toBe('Deleted both.');
+    });
+
     it('should refuse a decision for a call the run is not waiting for, and keep the run paused', async () => {
       const base = await start();
       const chat = createChatClient({ baseUrl: `${base}/api` });
@@ -152,6 +181,72 @@ describe('createChatHandler', () => {
       });
       const events = await collect(chat.decide(runId, [{ toolCallId: 'c1', approved: true }]));
       expect(textOf(events)).toBe('ok');
+    });
+  });
+
+  describe('when sub-agents fail', () => {
+    it('should send their nested errors as name and message, with the API key masked', async () => {
+      const key = env.emu.apiKey;
+      // A run fails with the error its `tools` function throws: a plain Error, then an SvcError.
+      const plain = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        name: 'plain',
+        tools: () => {
+          throw new Error(`tool registry refused token=${key}`);
+        },
+      });
+      const typed = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        name: 'typed',
+        tools: () => {
+          throw new SvcError(`tool registry refused api_key=${key}`);
+        },
+      });
+      const parent = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        tools: [
+          plain.asTool({ name: 'ask_plain', description: 'Asks one helper' }),
+          typed.asTool({ name: 'ask_typed', description: 'Asks another helper' }),
+        ],
+      });
+      const base = await start({ agent: parent });
+      env.emu.script([
+        {
+          message: {
+            content: '',
+            tool_calls: [
+              { id: 'p1', function: { name: 'ask_plain', arguments: '{"input":"go"}' } },
+              { id: 'p2', function: { name: 'ask_typed', arguments: '{"input":"go"}' } },
+            ],
+          },
+        },
+        { message: { content: 'Both helpers failed.' } },
+      ]);
+      const response = await fetch(`${base}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'go' }),
+      });
+      const body = await response.text();
+      expect(body).not.toContain(key);
+      const nested = body
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as AgentEventJson)
+        .flatMap((event) => (event.type === 'sub-agent' && event.event.type === 'error' ? [event] : []));
+      expect(nested.map((event) => [event.agent, event.event])).toEqual([
+        [
+          'plain',
+          { type: 'error', error: { name: 'Error', message: 'tool registry refused token=[redacted]' } },
+        ],
+        [
+          'typed',
+          { type: 'error', error: { name: 'SvcError', message: 'tool registry refused api_key=[redacted]' } },
+        ],
+      ]);
     });
   });
 

@@ -11,6 +11,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
+import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
 import { chatRequests, useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
@@ -65,10 +66,8 @@ afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function start() {
-  handler = createChatHandler({
-    agent: new Agent({ client: env.client, model: 'svc-3.5-flash', tools: [reminder] }),
-  });
+async function start(agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools: [reminder] })) {
+  handler = createChatHandler({ agent });
   const h = handler;
   server = createServer((req, res) => void h.node(req, res));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -133,6 +132,61 @@ describe('createChatHandler POST /ui', () => {
         state: 'output-denied',
       });
       expect(textOf(done)).toBe('Not scheduled.');
+    });
+  });
+
+  describe('when a sub-agent of an agent with a store asks for approval', () => {
+    it('should show the inner call for approval, then its output, and complete the one stored run', async () => {
+      const store = memoryStore();
+      const helper = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        name: 'helper',
+        tools: [reminder],
+      });
+      const api = await start(
+        new Agent({
+          client: env.client,
+          model: 'svc-3.5-flash',
+          store,
+          tools: [helper.asTool({ name: 'ask_helper', description: 'Asks the helper' })],
+        }),
+      );
+      const chat = new TestChat(api, 'chat-9');
+      env.emu.script([
+        {
+          message: {
+            content: '',
+            tool_calls: [{ id: 'p1', function: { name: 'ask_helper', arguments: '{"input":"water"}' } }],
+          },
+        },
+        call('s1'),
+        { message: { content: 'Set.' } },
+        { message: { content: 'The helper set your reminder.' } },
+      ]);
+      await chat.sendMessage({ text: 'Remind me to water the plants' });
+      expect(chat.plain.error).toBeUndefined();
+      const part = chat.plain.messages.at(-1)!.parts.find((p) => p.type === 'tool-schedule_reminder') as {
+        toolCallId: string;
+        state: string;
+        approval?: { id: string };
+      };
+      expect(part).toMatchObject({ toolCallId: 's1', state: 'approval-requested' });
+
+      await chat.addToolApprovalResponse({ id: part.approval!.id, approved: true });
+      await expect.poll(() => chat.plain.status, { timeout: 5_000 }).toBe('ready');
+      expect(chat.plain.error).toBeUndefined();
+      const done = chat.plain.messages.at(-1)!;
+      expect(done.parts.find((p) => p.type === 'tool-schedule_reminder')).toMatchObject({
+        state: 'output-available',
+        output: { scheduled: 'water' },
+      });
+      expect(done.parts.find((p) => p.type === 'tool-ask_helper')).toMatchObject({
+        state: 'output-available',
+        output: 'Set.',
+      });
+      expect(textOf(done)).toBe('The helper set your reminder.');
+      expect((await store.listRuns()).map((run) => run.status)).toEqual(['completed']);
     });
   });
 });

@@ -88,7 +88,12 @@ export async function resumeDurableRun(options: ResumeDurableRunOptions): Promis
   return drive(run, state, options.loop);
 }
 
-async function drive(run: DurableRun, state: RunState, loop: DurableLoop): Promise<RunResult<unknown>> {
+/** Runs `loop` on a claimed run and records how it ended (completed, paused, or failed with its state). */
+export async function drive(
+  run: DurableRun,
+  state: RunState,
+  loop: DurableLoop,
+): Promise<RunResult<unknown>> {
   let result: RunResult<unknown>;
   try {
     result = await loop(state, run);
