@@ -77,6 +77,9 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
   }
 
   async function ask(page: Page, text: string) {
+    // As a person would, wait until the previous answer is complete: Enter does nothing while one streams,
+    // and the last text may show before the run's final events have arrived.
+    await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
     const box = page.getByLabel('Message');
     await box.fill(text);
     await box.press('Enter');
