@@ -129,6 +129,10 @@ function postgresBus(config: PoolConfig, channel: string): EventBus {
       };
     },
     async close() {
+      // Send what was published before closing: ending the client under a pending NOTIFY rejects it.
+      await chain;
+      // Send what was published before closing: ending the client under a pending NOTIFY rejects it.
+      await chain;
       await Promise.all(
         [publisher, subscriber].map(async (client) => {
           if (client) await (await client).end().catch(() => undefined);
