@@ -1,7 +1,8 @@
 import type { FunctionToolDefinition } from '../../api/types/chat.js';
 import { analyzeText, type TextFacts } from './analyze-text.js';
 import { extractArithmetics } from './extract-arithmetic.js';
-import { paramKind, SchemaFiller } from './fill-schema.js';
+import { SchemaFiller } from './fill-schema.js';
+import { paramKind } from './param-kind.js';
 import { contentWords } from './words.js';
 
 /** One call the model decided to make. */

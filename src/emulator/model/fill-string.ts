@@ -1,0 +1,203 @@
+import type { TextFacts } from './analyze-text.js';
+import { type ParamKind, paramKind } from './param-kind.js';
+import { timeZoneOfCity } from './places.js';
+import { calledName, stripRequest, summarize, withoutToolPhrase } from './request-phrases.js';
+import type { Schema } from './schema-utils.js';
+import { escapeRegExp } from './text-match.js';
+import type { ValuePools } from './value-pools.js';
+import { contentWords, STOP_WORDS } from './words.js';
+
+/** A required parameter the request gave no value for (tool arguments only), e.g. a city. */
+export interface MissingParam {
+  /** The parameter's name. */
+  name: string;
+  /** How the parameter is read. */
+  kind: ParamKind;
+  /** The parameter's description, or empty. */
+  description: string;
+}
+
+/** What `fillString` reads values from and records what it used or missed into. */
+export interface StringFill {
+  /** The part of the request the value answers. */
+  facts: TextFacts;
+  /** JSON objects returned by tools earlier in the run. */
+  records: Array<Record<string, unknown>> | undefined;
+  /** Tool descriptions and results that may justify a choice. */
+  context: string | undefined;
+  /** Arithmetic expressions found in the request. */
+  expressions: string[];
+  /** Tool arguments: leave out optional values the request offers nothing for. */
+  onlyFound: boolean | undefined;
+  /** Values already given to other parameters. */
+  pools: ValuePools;
+  /** Where a required parameter without a value is recorded. */
+  missing: MissingParam[];
+  /** The same-named field of an earlier tool result, if any non-empty string. */
+  fromRecord: unknown;
+}
+
+/** A string valid against `schema` for the parameter `name`, read from the request as its kind says. */
+export function fillString(
+  fill: StringFill,
+  schema: Schema,
+  name: string | undefined,
+  required: boolean,
+): { value: string; found: boolean } {
+  const kind = paramKind(name ?? '', schema);
+  const { facts, pools } = fill;
+  const fromRecord = fill.fromRecord;
+  let value: string | undefined;
+  switch (kind) {
+    case 'place':
+      value =
+        pools.next('place', facts.places) ??
+        pools.next('name', facts.names) ??
+        pools.next('quoted', facts.quoted);
+      break;
+    case 'expression':
+      value = pools.next('expression', fill.expressions);
+      break;
+    case 'timezone':
+      value =
+        facts.timeZones[0] ??
+        facts.places.map((p) => timeZoneOfCity(p)).find((zone): zone is string => !!zone);
+      break;
+    case 'date':
+      value = pools.next('date', facts.dates);
+      break;
+    case 'time':
+      value = pools.next('time', facts.times);
+      break;
+    case 'datetime': {
+      const date = facts.dates[0];
+      if (date) value = `${date}T${facts.times[0] ?? '09:00'}:00Z`;
+      break;
+    }
+    case 'email':
+      value = pools.next('email', facts.emails);
+      break;
+    case 'url':
+      value = pools.next('url', facts.urls);
+      break;
+    case 'id':
+      value =
+        (typeof fromRecord === 'string' ? fromRecord : undefined) ??
+        idNamedFor(name, facts, pools) ??
+        pools.next('id', facts.ids) ??
+        pools.next('quoted', facts.quoted) ??
+        nextNumberText(facts, pools);
+      break;
+    case 'path':
+      value = pools.next('path', facts.paths) ?? pools.next('quoted', facts.quoted);
+      break;
+    case 'freetext':
+      value = facts.quoted[0] ?? withoutToolPhrase(stripRequest(facts.text), fill.context);
+      break;
+    case 'summary':
+      // A tool call's optional note is not something the request asked for.
+      value =
+        pools.next('quoted', facts.quoted) ??
+        (!fill.onlyFound || required ? summarize(facts.text, fill.records ?? []) : undefined);
+      break;
+    case 'language':
+      value = /\b(french|german|spanish|italian|japanese|chinese|portuguese|dutch|english)\b/i
+        .exec(facts.text)?.[1]
+        ?.replace(/^./, (c) => c.toUpperCase());
+      break;
+    case 'name':
+      value =
+        (typeof fromRecord === 'string' ? fromRecord : undefined) ??
+        pools.next('quoted', facts.quoted) ??
+        calledName(facts.text) ??
+        pools.next('name', facts.names) ??
+        facts.leadingName;
+      break;
+    default:
+      value =
+        (typeof fromRecord === 'string' ? fromRecord : undefined) ??
+        pools.next('quoted', facts.quoted) ??
+        calledName(facts.text) ??
+        pools.next('name', facts.names);
+  }
+  if (value && STOP_WORDS.has(value.toLowerCase())) value = undefined;
+  const found = value !== undefined && value !== '';
+  if (!found) {
+    if (required && fill.onlyFound && STRICT_KINDS.has(kind)) {
+      fill.missing.push({ name: name ?? 'value', kind, description: String(schema.description ?? '') });
+    }
+    value = fallbackString(kind, schema, facts, name);
+  }
+  let out = value ?? '';
+  if (typeof schema.maxLength === 'number') out = out.slice(0, schema.maxLength);
+  if (typeof schema.minLength === 'number') out = out.padEnd(schema.minLength, '.');
+  return { value: out, found };
+}
+
+/** The id the request ties to this parameter: `file-abc` for `file_id`, `1234` in "knowledge base 1234". */
+function idNamedFor(name: string | undefined, facts: TextFacts, pools: ValuePools): string | undefined {
+  if (!name) return undefined;
+  const words = contentWords(name).filter((w) => w !== 'id' && w !== 'identifier');
+  if (words.length === 0) return undefined;
+  const prefixed = facts.ids.find(
+    (id) =>
+      !pools.isUsed('id', id) &&
+      words.some((w) => id.toLowerCase().startsWith(`${w}-`) || id.toLowerCase().startsWith(`${w}_`)),
+  );
+  if (prefixed) {
+    pools.use('id', prefixed);
+    return prefixed;
+  }
+  const after = new RegExp(
+    `\\b${words.map(escapeRegExp).join('\\w*\\s+')}\\w*\\s*(?:id\\s*)?[:#]?\\s*([\\w-]+)`,
+    'i',
+  ).exec(facts.text)?.[1];
+  if (!after) return undefined;
+  if (facts.ids.includes(after) && !pools.isUsed('id', after)) {
+    pools.use('id', after);
+    return after;
+  }
+  const number = facts.numbers.find(
+    (n) => String(n.value) === after && !pools.isUsed('number', String(n.at)),
+  );
+  if (number) {
+    pools.use('number', String(number.at));
+    return after;
+  }
+  return undefined;
+}
+
+function nextNumberText(facts: TextFacts, pools: ValuePools): string | undefined {
+  const next = facts.numbers.find((n) => !pools.isUsed('number', String(n.at)));
+  if (!next) return undefined;
+  pools.use('number', String(next.at));
+  return String(next.value);
+}
+
+const STRICT_KINDS = new Set<ParamKind>(['place', 'expression', 'id', 'email', 'url', 'path']);
+
+function fallbackString(kind: ParamKind, schema: Schema, facts: TextFacts, name?: string): string {
+  if (typeof schema.default === 'string') return schema.default;
+  switch (kind) {
+    case 'date':
+      return new Date().toISOString().slice(0, 10);
+    case 'datetime':
+      return `${new Date().toISOString().slice(0, 19)}Z`;
+    case 'time':
+      return '09:00';
+    case 'timezone':
+      return 'UTC';
+    case 'email':
+      return 'user@example.com';
+    case 'url':
+      return 'https://example.com';
+    case 'language':
+      return 'English';
+    case 'summary':
+      return summarize(facts.text, []);
+    default: {
+      const words = contentWords(facts.text);
+      return stripRequest(facts.text) || words[0] || name || 'value';
+    }
+  }
+}
