@@ -153,10 +153,7 @@ export class RunQueue {
     decision: { approved: true } | { approved: false; reason?: string | undefined },
   ): Promise<void> {
     const record = await recordDecision(this.#store, runId, toolCallId, decision);
-    if (record.interruptions.length > 0) return;
-    const { version, createdAt: _createdAt, updatedAt: _updatedAt, ...input } = record;
-    const running = await this.#store.updateRun(runId, version, { ...input, status: 'running' });
-    await this.#add(running, {});
+    if (record.status === 'running') await this.#add(record, {});
   }
 
   async #add(record: RunRecord, options: { priority?: number | undefined; delay?: number | undefined }) {

@@ -12,8 +12,8 @@ export type ApprovalDecision = { approved: true } | { approved: false; reason?: 
 const anyOwner = { hasFunctionTool: () => true };
 
 /**
- * Records an approval or rejection in a stored, interrupted run (version-checked), without running
- * anything: `agent.approve` then resumes the run, `queue.approve` re-enqueues it. Works on the stored
+ * Records an approval or rejection in a stored, interrupted run (version-checked; once no call waits the
+ * run is `running` again), without running anything: `agent.approve` then resumes the run, `queue.approve` re-enqueues it. Works on the stored
  * state through `RunState.approve/reject`, so a call inside an agent-as-tool's paused sub-run is decided
  * like a top-level one, and a process without the agent (a CLI, a web handler) can decide.
  */
@@ -37,9 +37,13 @@ export async function recordDecision(
   if (decision.approved) state.approve(toolCallId);
   else state.reject(toolCallId, decision.reason);
   const { version, createdAt: _createdAt, updatedAt: _updatedAt, ...input } = record;
+  const interruptions = state.interruptions as ToolApprovalItem[];
+  // The last decision makes the run ready to continue in the same write: a second write would leave a
+  // moment where the record reads "interrupted" with nothing waiting, which a waiter would take as final.
   return store.updateRun(runId, version, {
     ...input,
+    status: interruptions.length > 0 ? 'interrupted' : 'running',
     state: state.toJSON() as unknown as Record<string, unknown>,
-    interruptions: state.interruptions as ToolApprovalItem[],
+    interruptions,
   });
 }

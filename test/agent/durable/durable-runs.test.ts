@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
+import { recordDecision } from '../../../src/agent/durable/record-decision.js';
 import type { Store } from '../../../src/agent/durable/store.js';
 import { RunConflictError } from '../../../src/agent/errors/run-conflict-error.js';
 import { memoryStore } from '../../../src/stores/memory-store.js';
@@ -205,6 +206,19 @@ describe('durable runs', () => {
       const result = await createAgent(store, [pay]).approve('appr', 'p1');
       expect(result).toMatchObject({ status: 'completed', text: 'Paid.' });
       expect(pay.runs).toHaveLength(1);
+    });
+
+    it('should record the run as running in the same write as its last decision, not before', async () => {
+      const store = memoryStore();
+      const pay = createTool('pay', { needsApproval: true });
+      env.emu.script([toolTurn(['p1', 'pay'], ['p2', 'pay']), answer('Paid.')]);
+      await createAgent(store, [pay]).run('Pay both', { runId: 'two' });
+      const first = await recordDecision(store, 'two', 'p1', { approved: true });
+      expect(first).toMatchObject({ status: 'interrupted', interruptions: [{ toolCallId: 'p2' }] });
+      // A waiter reading the store never sees "interrupted" with nothing left to decide.
+      const last = await recordDecision(store, 'two', 'p2', { approved: false });
+      expect(last).toMatchObject({ status: 'running', interruptions: [], version: first.version + 1 });
+      expect(pay.runs).toHaveLength(0);
     });
 
     it('should tell the model the reason of agent.reject', async () => {
