@@ -2,8 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
@@ -12,6 +10,7 @@ import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
 import { childEnv, cliMain, runCli, tsxImport } from '../cli/support/run-cli-process.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
+import { dropPostgresSchemas, dropRedisKeys } from './helpers/queue-backends.js';
 
 const agentsModule = join(import.meta.dirname, 'fixtures/approval-agents.ts');
 const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);
@@ -25,12 +24,7 @@ const backends = [
       connection: REDIS_URL,
       store: redisStore({ url: REDIS_URL, prefix: `${ns}:` }),
     }),
-    async cleanup(ns: string) {
-      const redis = new Redis(REDIS_URL);
-      const keys = [...(await redis.keys(`${ns}:*`)), ...(await redis.keys(`svc-agents:${ns}*`))];
-      if (keys.length > 0) await redis.del(...keys);
-      await redis.quit();
-    },
+    cleanup: (ns: string) => dropRedisKeys(`${ns}:*`, `svc-agents:${ns}*`),
   },
   {
     name: 'postgres',
@@ -40,13 +34,7 @@ const backends = [
       connection: { postgres: POSTGRES_URL, schema: `${ns}_queue` },
       store: postgresStore({ connectionString: POSTGRES_URL, schema: ns }),
     }),
-    async cleanup(ns: string) {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${ns}" CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS "${ns}_queue" CASCADE`);
-      await client.end();
-    },
+    cleanup: (ns: string) => dropPostgresSchemas(ns, `${ns}_queue`),
   },
 ];
 

@@ -1,4 +1,3 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,27 +7,12 @@ import type { ChatMessage } from '../../src/api/types/chat.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
-import type { ChaosWorkerConfig } from './fixtures/chaos-worker.js';
+import { chaosWorkerConfig, spawnWorker } from './helpers/chaos-workers.js';
 import { type QueueNamespace, queueBackends } from './helpers/queue-backends.js';
 
 const RUNS = 60;
 const WORKERS = 3;
 const KILL_EVERY_MS = 1_200;
-const workerScript = join(import.meta.dirname, 'fixtures/chaos-worker.ts');
-
-/** Starts a worker process and resolves once it takes jobs. */
-export function spawnWorker(config: ChaosWorkerConfig, apiKey: string): Promise<ChildProcess> {
-  const child = fork(workerScript, {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, CHAOS_CONFIG: JSON.stringify(config), CHAOS_API_KEY: apiKey },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
-  });
-}
-
 /** A scripted tool turn: three parallel calls of different durations. */
 const chaosTurn = {
   message: {
@@ -65,15 +49,7 @@ for (const backend of queueBackends) {
     it('should complete every run with SIGKILLed workers, losing nothing and re-running only idempotent in-flight calls', async () => {
       // Three tool turns per run, plus spares for model turns repeated after a kill.
       emu.script(Array.from({ length: RUNS * 3 + 120 }, () => chaosTurn));
-      const config: ChaosWorkerConfig = {
-        backend: backend.name,
-        connection: ns.connection as ChaosWorkerConfig['connection'],
-        store: ns.storeOptions,
-        queueName: ns.queueName,
-        baseURL: emu.baseURL,
-        log: join(dir, 'tools.log'),
-        concurrency: 4,
-      };
+      const config = chaosWorkerConfig(backend, ns, emu, join(dir, 'tools.log'), 4);
       const workers = await Promise.all(
         Array.from({ length: WORKERS }, () => spawnWorker(config, emu.apiKey)),
       );

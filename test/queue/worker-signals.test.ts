@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
-import type { ChaosWorkerConfig } from './fixtures/chaos-worker.js';
+import { chaosWorkerConfig, spawnWorker } from './helpers/chaos-workers.js';
 import { type QueueNamespace, queueBackends } from './helpers/queue-backends.js';
-
-const workerScript = join(import.meta.dirname, 'fixtures/chaos-worker.ts');
 
 for (const backend of queueBackends) {
   describe.skipIf(!backend.available)(`a worker on ${backend.name} sent SIGTERM`, () => {
@@ -31,15 +29,7 @@ for (const backend of queueBackends) {
 
     it('should finish the runs it is working on, then exit 0', async () => {
       const log = join(dir, 'tools.log');
-      const config: ChaosWorkerConfig = {
-        backend: backend.name,
-        connection: ns.connection as ChaosWorkerConfig['connection'],
-        store: ns.storeOptions,
-        queueName: ns.queueName,
-        baseURL: emu.baseURL,
-        log,
-        concurrency: 2,
-      };
+      const config = chaosWorkerConfig(backend, ns, emu, log, 2);
       const turn = {
         message: {
           content: '',
@@ -47,13 +37,8 @@ for (const backend of queueBackends) {
         },
       };
       emu.script([turn, turn, turn]);
-      const worker = fork(workerScript, {
-        execArgv: ['--import', 'tsx'],
-        env: { ...process.env, CHAOS_CONFIG: JSON.stringify(config), CHAOS_API_KEY: emu.apiKey },
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      });
+      const worker = await spawnWorker(config, emu.apiKey);
       child = worker;
-      await new Promise((resolve) => worker.once('message', resolve));
       const queue = new RunQueue({ connection: ns.connection, store: ns.store, name: ns.queueName });
       try {
         const runId = await queue.enqueue('chaos', 'Write it');

@@ -1,19 +1,7 @@
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
+import { textTable } from '../ui/text-table.js';
 import { resolveStore } from './resolve-store.js';
-
-function table(rows: string[][]): string {
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
 
 /** `svc-agents kb ls [store]`: the knowledge bases, or the files of one. */
 export const kbLsCommand: CommandSpec = {
@@ -32,7 +20,7 @@ export const kbLsCommand: CommandSpec = {
         ctx.io.stdout.write('no knowledge bases yet; create one: svc-agents kb create <name>\n');
       else {
         const rows = stores.map((s) => [s.id, s.name, s.type ?? '', String(s.file_counts?.total ?? '')]);
-        ctx.io.stdout.write(`${table([['ID', 'NAME', 'TYPE', 'FILES'], ...rows])}\n`);
+        ctx.io.stdout.write(`${textTable([['ID', 'NAME', 'TYPE', 'FILES'], ...rows])}\n`);
       }
       return 0;
     }
@@ -51,7 +39,7 @@ export const kbLsCommand: CommandSpec = {
         String(f.metadata?.description ?? ''),
         new Date(f.created_at * 1000).toISOString(),
       ]);
-      ctx.io.stdout.write(`${table([['ID', 'FILE', 'DESCRIPTION', 'ADDED'], ...rows])}\n`);
+      ctx.io.stdout.write(`${textTable([['ID', 'FILE', 'DESCRIPTION', 'ADDED'], ...rows])}\n`);
     }
     return 0;
   },

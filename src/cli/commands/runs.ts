@@ -1,6 +1,7 @@
 import type { RunRecord } from '../../agent/durable/store.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandContext, CommandSpec, ParsedArgs } from '../command.js';
+import { textTable } from '../ui/text-table.js';
 import { backendOptions, openRunBackend } from './run-backend.js';
 
 const STATUSES = ['running', 'interrupted', 'completed', 'failed'];
@@ -54,7 +55,7 @@ export const runsLsCommand: CommandSpec = {
         new Date(run.updatedAt).toISOString(),
         run.interruptions.map((item) => `${item.toolName}:${item.toolCallId}`).join(' '),
       ]);
-      ctx.io.stdout.write(`${table([['ID', 'STATUS', 'AGENT', 'UPDATED', 'WAITING'], ...rows])}\n`);
+      ctx.io.stdout.write(`${textTable([['ID', 'STATUS', 'AGENT', 'UPDATED', 'WAITING'], ...rows])}\n`);
     }
     return 0;
   },
@@ -139,17 +140,4 @@ async function decide(ctx: CommandContext, args: ParsedArgs, action: 'approve' |
 function summary(record: RunRecord) {
   const { state: _state, ...rest } = record;
   return rest;
-}
-
-function table(rows: string[][]): string {
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }

@@ -41,13 +41,7 @@ export const queueBackends: QueueBackend[] = [
         storeOptions: { url: REDIS_URL, prefix },
         async cleanup() {
           await store.close?.();
-          const redis = new Redis(REDIS_URL);
-          const keys = [
-            ...(await redis.keys(`${prefix}*`)),
-            ...(await redis.keys(`svc-agents:${queueName}*`)),
-          ];
-          if (keys.length > 0) await redis.del(...keys);
-          await redis.quit();
+          await dropRedisKeys(`${prefix}*`, `svc-agents:${queueName}*`);
         },
       };
     },
@@ -67,13 +61,25 @@ export const queueBackends: QueueBackend[] = [
         storeOptions: { url: POSTGRES_URL, schema: storeSchema },
         async cleanup() {
           await store.close?.();
-          const client = new pg.Client({ connectionString: POSTGRES_URL });
-          await client.connect();
-          await client.query(`DROP SCHEMA IF EXISTS "${storeSchema}" CASCADE`);
-          await client.query(`DROP SCHEMA IF EXISTS "${queueSchema}" CASCADE`);
-          await client.end();
+          await dropPostgresSchemas(storeSchema, queueSchema);
         },
       };
     },
   },
 ];
+
+/** Deletes the Redis keys matching each pattern (a test's store keys and BullMQ's queue keys). */
+export async function dropRedisKeys(...patterns: string[]): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  const keys = (await Promise.all(patterns.map((pattern) => redis.keys(pattern)))).flat();
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+}
+
+/** Drops the PostgreSQL schemas (a test's store and BullMQ's queue tables). */
+export async function dropPostgresSchemas(...schemas: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+}
