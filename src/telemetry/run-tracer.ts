@@ -1,7 +1,7 @@
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { RunInstrumentation, RunInstrumentationInfo } from '../agent/agent-instrumentation.js';
 import type { CreateChatCompletion } from '../agent/call-model.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent, HandoffEvent } from '../agent/events.js';
 import type { RunResult } from '../agent/run-result.js';
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import type { ChatCompletion } from '../api/types/chat.js';
@@ -86,8 +86,9 @@ export class RunTracer implements RunInstrumentation {
           'svc_agents.context.cut_tool_results': event.cutToolResults.length,
         });
         break;
-      default:
-        this.#maybeHandoff(event);
+      case 'handoff':
+        this.#handoff(event);
+        break;
     }
   }
 
@@ -218,13 +219,12 @@ export class RunTracer implements RunInstrumentation {
     this.#tracer.startSpan(`${attributes[GenAI.operation]} ${name}`, { attributes }, parent).end();
   }
 
-  // Multi-agent runs announce a hand-off as `{ type: 'handoff', from?, to }`.
-  #maybeHandoff(event: AgentEvent): void {
-    const handoff = event as unknown as { type: string; from?: unknown; to?: unknown };
-    if (handoff.type !== 'handoff') return;
-    const to = typeof handoff.to === 'string' ? handoff.to : 'agent';
-    const attributes: Attributes = { [GenAI.operation]: 'handoff', 'svc_agents.handoff.to': to };
-    if (typeof handoff.from === 'string') attributes['svc_agents.handoff.from'] = handoff.from;
+  #handoff({ from, to }: HandoffEvent): void {
+    const attributes: Attributes = {
+      [GenAI.operation]: 'handoff',
+      'svc_agents.handoff.to': to,
+      'svc_agents.handoff.from': from,
+    };
     this.#tracer.startSpan(`handoff ${to}`, { attributes }, this.#rootContext).end();
   }
 }
