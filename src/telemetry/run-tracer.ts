@@ -9,6 +9,7 @@ import {
   finishChatSpan,
   type OtelApi,
   recordError,
+  type SpanScope,
   startChatSpan,
   startRetrievalSpans,
 } from './chat-spans.js';
@@ -26,6 +27,8 @@ export class RunTracer implements RunInstrumentation {
   readonly #options: OpenTelemetryOptions;
   readonly #root: Span;
   readonly #rootContext: Context;
+  /** Where chat and retrieval spans start: the same for every model request of the run. */
+  readonly #chatScope: SpanScope;
   readonly #tools = new Map<string, Span>();
   readonly #chats = new Set<Span>();
   #chat: Span | undefined;
@@ -53,6 +56,7 @@ export class RunTracer implements RunInstrumentation {
       api.context.active(),
     );
     this.#rootContext = api.trace.setSpan(api.context.active(), this.#root);
+    this.#chatScope = { api, tracer, options, parent: this.#rootContext };
     // A resumed run first answers the calls its earlier run left pending.
     for (const call of info.pendingToolCalls) this.#startTool(call.toolCallId, call.toolName, call.arguments);
   }
@@ -94,12 +98,7 @@ export class RunTracer implements RunInstrumentation {
 
   wrapModelCall(create: CreateChatCompletion): CreateChatCompletion {
     return async (params, requestOptions) => {
-      const scope = {
-        api: this.#api,
-        tracer: this.#tracer,
-        options: this.#options,
-        parent: this.#rootContext,
-      };
+      const scope = this.#chatScope;
       const span = startChatSpan(scope, params);
       this.#chats.add(span);
       this.#chat = span;
