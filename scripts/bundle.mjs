@@ -3,18 +3,15 @@
 // output: every ES module costs time at import, and a cold `import 'svc-agents'` of ~100 small files cost
 // 1.45x a bare `import 'undici'`; bundled it is about 1.05x (bench/results). Types still come from tsc.
 import { build } from 'esbuild';
+import { tsImport } from 'tsx/esm/api';
 
 // The web chat page of `svc-agents serve`, bundled for browsers and defined into the Node bundle as a
 // string (see src/web/serve/load-page-script.ts), so the published package needs no esbuild at run time.
+// Its options come from that file, so the built page and the one bundled from source are the same.
+const { pageBuildOptions } = await tsImport('../src/web/serve/load-page-script.ts', import.meta.url);
 const page = await build({
+  ...pageBuildOptions,
   entryPoints: ['src/web/serve/page/app.ts'],
-  bundle: true,
-  write: false,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2020',
-  minify: true,
-  legalComments: 'none',
   logLevel: 'warning',
 });
 

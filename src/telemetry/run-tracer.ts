@@ -1,7 +1,7 @@
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { RunInstrumentation, RunInstrumentationInfo } from '../agent/agent-instrumentation.js';
 import type { CreateChatCompletion } from '../agent/call-model.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent, HandoffEvent } from '../agent/events.js';
 import type { RunResult } from '../agent/run-result.js';
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import type { ChatCompletion } from '../api/types/chat.js';
@@ -9,6 +9,7 @@ import {
   finishChatSpan,
   type OtelApi,
   recordError,
+  type SpanScope,
   startChatSpan,
   startRetrievalSpans,
 } from './chat-spans.js';
@@ -26,6 +27,8 @@ export class RunTracer implements RunInstrumentation {
   readonly #options: OpenTelemetryOptions;
   readonly #root: Span;
   readonly #rootContext: Context;
+  /** Where chat and retrieval spans start: the same for every model request of the run. */
+  readonly #chatScope: SpanScope;
   readonly #tools = new Map<string, Span>();
   readonly #chats = new Set<Span>();
   #chat: Span | undefined;
@@ -53,6 +56,7 @@ export class RunTracer implements RunInstrumentation {
       api.context.active(),
     );
     this.#rootContext = api.trace.setSpan(api.context.active(), this.#root);
+    this.#chatScope = { api, tracer, options, parent: this.#rootContext };
     // A resumed run first answers the calls its earlier run left pending.
     for (const call of info.pendingToolCalls) this.#startTool(call.toolCallId, call.toolName, call.arguments);
   }
@@ -86,19 +90,15 @@ export class RunTracer implements RunInstrumentation {
           'svc_agents.context.cut_tool_results': event.cutToolResults.length,
         });
         break;
-      default:
-        this.#maybeHandoff(event);
+      case 'handoff':
+        this.#handoff(event);
+        break;
     }
   }
 
   wrapModelCall(create: CreateChatCompletion): CreateChatCompletion {
     return async (params, requestOptions) => {
-      const scope = {
-        api: this.#api,
-        tracer: this.#tracer,
-        options: this.#options,
-        parent: this.#rootContext,
-      };
+      const scope = this.#chatScope;
       const span = startChatSpan(scope, params);
       this.#chats.add(span);
       this.#chat = span;
@@ -218,13 +218,12 @@ export class RunTracer implements RunInstrumentation {
     this.#tracer.startSpan(`${attributes[GenAI.operation]} ${name}`, { attributes }, parent).end();
   }
 
-  // Multi-agent runs announce a hand-off as `{ type: 'handoff', from?, to }`.
-  #maybeHandoff(event: AgentEvent): void {
-    const handoff = event as unknown as { type: string; from?: unknown; to?: unknown };
-    if (handoff.type !== 'handoff') return;
-    const to = typeof handoff.to === 'string' ? handoff.to : 'agent';
-    const attributes: Attributes = { [GenAI.operation]: 'handoff', 'svc_agents.handoff.to': to };
-    if (typeof handoff.from === 'string') attributes['svc_agents.handoff.from'] = handoff.from;
+  #handoff({ from, to }: HandoffEvent): void {
+    const attributes: Attributes = {
+      [GenAI.operation]: 'handoff',
+      'svc_agents.handoff.to': to,
+      'svc_agents.handoff.from': from,
+    };
     this.#tracer.startSpan(`handoff ${to}`, { attributes }, this.#rootContext).end();
   }
 }

@@ -47,6 +47,15 @@ const tool = (
     execute: (_args, ctx) => execute(ctx),
   });
 
+/** A tool that pauses the run for approval, as the resume tests need. */
+const deleteFile = defineTool({
+  name: 'delete_file',
+  description: 'Deletes the file',
+  parameters: z.object({}),
+  needsApproval: true,
+  execute: async () => 'deleted',
+});
+
 function spans() {
   const all = exporter.getFinishedSpans();
   const byId = new Map(all.map((span) => [span.spanContext().spanId, span]));
@@ -228,17 +237,10 @@ describe('openTelemetry', () => {
 
   describe('when a paused run is resumed', () => {
     it('should trace the resumed run with the pending call under its own invoke_agent', async () => {
-      const guarded = defineTool({
-        name: 'delete_file',
-        description: 'Deletes the file',
-        parameters: z.object({}),
-        needsApproval: true,
-        execute: async () => 'deleted',
-      });
       const agent = new Agent({
         client,
         model: 'svc-3.5-flash',
-        tools: [guarded],
+        tools: [deleteFile],
         instrumentation: openTelemetry({ tracer }),
       });
       const paused = await agent.run('Please delete the file');
@@ -302,19 +304,12 @@ describe('openTelemetry across agents and resumes', () => {
 
   describe('when a durable run is approved and resumed', () => {
     it('should leave the paused call unflagged and not reopen the call answered from the ledger', async () => {
-      const guarded = defineTool({
-        name: 'delete_file',
-        description: 'Deletes the file',
-        parameters: z.object({}),
-        needsApproval: true,
-        execute: async () => 'deleted',
-      });
       const agent = new Agent({
         client,
         model: 'svc-3.5-flash',
         name: 'janitor',
         store: memoryStore(),
-        tools: [tool('time'), guarded],
+        tools: [tool('time'), deleteFile],
         instrumentation: openTelemetry({ tracer }),
       });
       emu.script([
