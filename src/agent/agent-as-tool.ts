@@ -4,7 +4,7 @@ import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
 import { ignoreEvents } from './ignore-events.js';
 import { currentRunScope, markScopedTool } from './run-scope.js';
-import { type AgentUsage, addUsage, emptyUsage } from './usage.js';
+import { addUsage, emptyUsage, subtractUsage } from './usage.js';
 
 /** Options of `agent.asTool`. */
 export interface AgentToolOptions<C = unknown> {
@@ -91,15 +91,4 @@ export function agentAsTool<C>(
     },
   });
   return markScopedTool(tool) as unknown as Tool<{ input: string }, string, C>;
-}
-
-function subtractUsage(a: AgentUsage, b: AgentUsage): AgentUsage {
-  const difference: AgentUsage = {
-    promptTokens: a.promptTokens - b.promptTokens,
-    completionTokens: a.completionTokens - b.completionTokens,
-    totalTokens: a.totalTokens - b.totalTokens,
-    cachedTokens: a.cachedTokens - b.cachedTokens,
-  };
-  if (a.cost !== undefined || b.cost !== undefined) difference.cost = (a.cost ?? 0) - (b.cost ?? 0);
-  return difference;
 }

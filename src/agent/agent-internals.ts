@@ -1,8 +1,8 @@
-import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { CreateChatCompletion } from './call-model.js';
 import type { AgentEvent } from './events.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
+import type { RunAgentOptions } from './run-agent.js';
 import type { RunState } from './run-state.js';
 
 /** What runs composed of several agents (handoffs) need of each agent, kept off its public surface. */
@@ -10,7 +10,8 @@ export interface AgentInternals {
   options: NormalizedAgentOptions;
   client: SvcClient;
   create: CreateChatCompletion;
-  output: z.ZodType | undefined;
+  /** The agent's output schema and the request part it adds (built once per agent), or undefined. */
+  output: () => RunAgentOptions['output'];
   /** Puts the agent's own context window (if any) in front of a model call of a run on `state`. */
   wrapCreate: (
     create: CreateChatCompletion,

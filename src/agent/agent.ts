@@ -66,6 +66,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   readonly #output: z.ZodType<TOutput> | undefined;
   readonly #create: CreateChatCompletion;
   #contextManager: import('./context/context-manager.js').ContextManager | undefined;
+  #outputSpec: RunAgentOptions['output'];
   readonly #store: Store | undefined;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
@@ -79,7 +80,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       options: this.#options,
       client,
       create: this.#create,
-      output: options.output as z.ZodType | undefined,
+      output: () => this.#runOutput(),
       wrapCreate: async (create, state, emit) =>
         this.#options.contextWindow ? this.#withContextWindow(state, emit, create) : create,
     });
@@ -181,13 +182,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const client = this.#client;
     const maxTurns = options.maxTurns ?? agent.maxTurns;
     checkPositiveInteger('maxTurns', maxTurns);
-    const outputSchema = this.#output;
-    const output = outputSchema
-      ? {
-          schema: outputSchema as z.ZodType,
-          request: buildOutputRequest(outputSchema, agent.model, agent.outputName),
-        }
-      : undefined;
+    const output = this.#runOutput();
     const { runAgent } = await loadRunAgent();
     const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
     const resumed = input instanceof RunState || input instanceof StoredRunRef;
@@ -277,6 +272,18 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       fresh: !(input instanceof RunState),
       loop,
     })) as RunResult<TOutput>;
+  }
+
+  // Built on the first run (a schema JSON Schema cannot express fails that run, not the constructor), then
+  // reused: the JSON Schema of a fixed schema, model and name is the same for every run.
+  #runOutput(): RunAgentOptions['output'] {
+    const schema = this.#output;
+    if (schema === undefined) return undefined;
+    this.#outputSpec ??= {
+      schema: schema as z.ZodType,
+      request: buildOutputRequest(schema, this.#options.model, this.#options.outputName),
+    };
+    return this.#outputSpec;
   }
 
   // One manager per agent, made on the first run: counts of messages seen in earlier runs are reused.

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { AgentInternals } from './agent-internals.js';
 import { agentInternals } from './agent-internals.js';
@@ -11,7 +10,6 @@ import { requestedHandoff } from './handoffs/handoff.js';
 import { type RunAgentOptions, runAgent } from './run-agent.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
-import { buildOutputRequest } from './structured-output.js';
 
 /** Options of `runComposed`. */
 export interface RunComposedOptions {
@@ -175,16 +173,10 @@ async function optionsFor(
   const { options } = internals;
   const observed = wrapModelCall ? wrapModelCall(internals.create) : internals.create;
   const create = await internals.wrapCreate(observed, base.state, base.emit);
-  const schema = internals.output;
   return {
     ...options,
     state: base.state,
-    output: schema
-      ? {
-          schema: schema as z.ZodType,
-          request: buildOutputRequest(schema, options.model, options.outputName),
-        }
-      : undefined,
+    output: internals.output(),
     maxTurns: base.maxTurns,
     stream: base.stream,
     context: base.context,

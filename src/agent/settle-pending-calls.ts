@@ -1,3 +1,4 @@
+import { notStartedText } from '../tools/execute-tool-call.js';
 import type { ToolCallOutcome } from '../tools/tool.js';
 import type { StepToolResult } from './run-result.js';
 import type { PendingToolCall, RunState } from './run-state.js';
@@ -53,7 +54,7 @@ export function rejectionText(call: PendingToolCall): string {
 export function cancelledText(call: PendingToolCall, idempotent = false): string {
   return idempotent
     ? `Tool ${call.toolName} was stopped or not started (the run was aborted); it may have taken effect, and running it again is safe.`
-    : `Tool ${call.toolName} was not run: the run was aborted before it started.`;
+    : notStartedText(call.toolName);
 }
 
 /** The tool message of a call left unrun because the run hit `maxTurns`. */

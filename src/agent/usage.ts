@@ -35,12 +35,22 @@ export function toAgentUsage(usage: Usage | undefined | null): AgentUsage {
 
 /** Adds two usages field by field. */
 export function addUsage(a: AgentUsage, b: AgentUsage): AgentUsage {
+  return combineUsage(a, b, 1);
+}
+
+/** Subtracts `b` from `a` field by field (the part of a usage that came after `b`). */
+export function subtractUsage(a: AgentUsage, b: AgentUsage): AgentUsage {
+  return combineUsage(a, b, -1);
+}
+
+// One list of fields for both: a field added to `AgentUsage` cannot be summed but not subtracted.
+function combineUsage(a: AgentUsage, b: AgentUsage, sign: 1 | -1): AgentUsage {
   const sum: AgentUsage = {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-    cachedTokens: a.cachedTokens + b.cachedTokens,
+    promptTokens: a.promptTokens + sign * b.promptTokens,
+    completionTokens: a.completionTokens + sign * b.completionTokens,
+    totalTokens: a.totalTokens + sign * b.totalTokens,
+    cachedTokens: a.cachedTokens + sign * b.cachedTokens,
   };
-  if (a.cost !== undefined || b.cost !== undefined) sum.cost = (a.cost ?? 0) + (b.cost ?? 0);
+  if (a.cost !== undefined || b.cost !== undefined) sum.cost = (a.cost ?? 0) + sign * (b.cost ?? 0);
   return sum;
 }
