@@ -1,53 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { createEventBus } from '../../src/queue/event-bus.js';
 import { normalizeConnection } from '../../src/queue/queue-connection.js';
-import { SvcError } from '../../src/transport/errors/svc-error.js';
 import { useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
+import { createFailingSubAgentsRun } from '../agent/helpers/failing-sub-agents.js';
 import { queueBackends } from './helpers/queue-backends.js';
 
 const env = useAgentTestEnv();
 
 /** The events of a run whose two sub-agents fail with the API key in their errors' messages. */
 async function subAgentFailureEvents(): Promise<AgentEvent[]> {
-  const key = env.emu.apiKey;
-  const plain = new Agent({
-    client: env.client,
-    model: 'svc-3.5-flash',
-    name: 'plain',
-    tools: () => {
-      throw new Error(`tool registry refused token=${key}`);
-    },
-  });
-  const typed = new Agent({
-    client: env.client,
-    model: 'svc-3.5-flash',
-    name: 'typed',
-    tools: () => {
-      throw new SvcError(`tool registry refused api_key=${key}`);
-    },
-  });
-  const parent = new Agent({
-    client: env.client,
-    model: 'svc-3.5-flash',
-    tools: [
-      plain.asTool({ name: 'ask_plain', description: 'Asks one helper' }),
-      typed.asTool({ name: 'ask_typed', description: 'Asks another helper' }),
-    ],
-  });
-  env.emu.script([
-    {
-      message: {
-        content: '',
-        tool_calls: [
-          { id: 'p1', function: { name: 'ask_plain', arguments: '{"input":"go"}' } },
-          { id: 'p2', function: { name: 'ask_typed', arguments: '{"input":"go"}' } },
-        ],
-      },
-    },
-    { message: { content: 'Both helpers failed.' } },
-  ]);
+  const parent = createFailingSubAgentsRun(env);
   const events: AgentEvent[] = [];
   for await (const event of parent.stream('go')) events.push(event);
   return events;

@@ -6,9 +6,9 @@ import { Agent } from '../../src/agent/agent.js';
 import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { SvcError } from '../../src/transport/errors/svc-error.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
 import { chatRequests, useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
+import { createFailingSubAgentsRun } from '../agent/helpers/failing-sub-agents.js';
 
 const env = useAgentTestEnv();
 
@@ -187,44 +187,7 @@ describe('createChatHandler', () => {
   describe('when sub-agents fail', () => {
     it('should send their nested errors as name and message, with the API key masked', async () => {
       const key = env.emu.apiKey;
-      // A run fails with the error its `tools` function throws: a plain Error, then an SvcError.
-      const plain = new Agent({
-        client: env.client,
-        model: 'svc-3.5-flash',
-        name: 'plain',
-        tools: () => {
-          throw new Error(`tool registry refused token=${key}`);
-        },
-      });
-      const typed = new Agent({
-        client: env.client,
-        model: 'svc-3.5-flash',
-        name: 'typed',
-        tools: () => {
-          throw new SvcError(`tool registry refused api_key=${key}`);
-        },
-      });
-      const parent = new Agent({
-        client: env.client,
-        model: 'svc-3.5-flash',
-        tools: [
-          plain.asTool({ name: 'ask_plain', description: 'Asks one helper' }),
-          typed.asTool({ name: 'ask_typed', description: 'Asks another helper' }),
-        ],
-      });
-      const base = await start({ agent: parent });
-      env.emu.script([
-        {
-          message: {
-            content: '',
-            tool_calls: [
-              { id: 'p1', function: { name: 'ask_plain', arguments: '{"input":"go"}' } },
-              { id: 'p2', function: { name: 'ask_typed', arguments: '{"input":"go"}' } },
-            ],
-          },
-        },
-        { message: { content: 'Both helpers failed.' } },
-      ]);
+      const base = await start({ agent: createFailingSubAgentsRun(env) });
       const response = await fetch(`${base}/api/chat`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
