@@ -1,4 +1,4 @@
-import { endToEndAudioModelIds, namedModelIds, presetVoices } from '../api/schemas/model-ids.js';
+import { endToEndAudioModelIds, namedModelIds } from '../api/schemas/model-ids.js';
 /** Models the emulator lists, with what they do: exactly the ids the spec names. */
 export const MODEL_IDS: readonly string[] = [...namedModelIds];
 
@@ -7,9 +7,6 @@ export const NON_CHAT_MODELS = new Set(['svc-1x-medium', 'svc-tts-2', 'svc-tts-m
 
 /** End-to-end audio models that can answer with audio. */
 export const AUDIO_MODELS: ReadonlySet<string> = endToEndAudioModelIds;
-
-/** Preset voices of the `svc-audio-2` models. */
-export const PRESET_VOICES: readonly string[] = presetVoices;
 
 /** Voice-cloning models. */
 export const VOICE_MODELS = ['svc-tts-2', 'svc-tts-mini', 'svc-tts-vivid'];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletionCreateParams } from '../api/types/chat.js';
-import { CHAT_PRIMING_TOKENS, countChatMessageTokens, countTextTokens } from './tokenize.js';
+import { countChatMessageTokens, countChatPromptHeadTokens } from './tokenize.js';
 
 // Prefixes remembered per emulator; the oldest are forgotten first so a long-running emulator stays small.
 const MAX_ENTRIES = 50_000;
@@ -24,7 +24,7 @@ export class PromptCache {
   /** Measures a request and remembers its prefixes for the next ones. */
   measure(body: Pick<ChatCompletionCreateParams, 'model' | 'messages' | 'tools'>): PromptMeasure {
     const tools = body.tools && body.tools.length > 0 ? body.tools : undefined;
-    let promptTokens = CHAT_PRIMING_TOKENS + (tools ? countTextTokens(JSON.stringify(tools)) : 0);
+    let promptTokens = countChatPromptHeadTokens(tools);
     let hash = digest(`${body.model}\n${tools ? JSON.stringify(tools) : ''}`);
     let cachedTokens = 0;
     let stillCached = true;

@@ -73,10 +73,14 @@ function audioTokens(dataUri: string): number {
 
 /** Prompt tokens of chat-format messages (and tools, when given). */
 export function countChatPromptTokens(messages: unknown[], tools?: unknown[]): number {
-  let total = PRIMING;
+  let total = countChatPromptHeadTokens(tools);
   for (const message of messages) total += countChatMessageTokens(message);
-  if (tools && tools.length > 0) total += countTextTokens(JSON.stringify(tools));
   return total;
+}
+
+/** Tokens a chat prompt has whatever its messages: the reply priming, and the tools when given. */
+export function countChatPromptHeadTokens(tools?: unknown[]): number {
+  return PRIMING + (tools && tools.length > 0 ? countTextTokens(JSON.stringify(tools)) : 0);
 }
 
 /** Tokens one chat-format message adds to a prompt (its framing included). */
@@ -90,9 +94,6 @@ export function countChatMessageTokens(message: unknown): number {
   if (typeof reasoning === 'string') total += countTextTokens(reasoning);
   return total;
 }
-
-/** Tokens every chat prompt starts with (reply priming), whatever its messages. */
-export const CHAT_PRIMING_TOKENS = PRIMING;
 
 function countMessagesBlock(block: unknown): number {
   const b = block as Record<string, unknown>;

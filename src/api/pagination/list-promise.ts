@@ -1,4 +1,5 @@
 import type { ListResponse } from '../types/lists.js';
+import { LazyListPromise } from './lazy-list-promise.js';
 
 /**
  * A whole list the service returns in one response (models, files): the service's `{ object, data }`,
@@ -35,40 +36,8 @@ export class ListPage<T> implements ListResponse<T>, Iterable<T>, AsyncIterable<
  * `for await (const item of list)` over its items, as with {@link PagePromise}. The request is sent once,
  * when first awaited or iterated.
  */
-export class ListPromise<T> implements PromiseLike<ListPage<T>>, AsyncIterable<T> {
-  readonly #fetch: () => Promise<ListResponse<T>>;
-  #page: Promise<ListPage<T>> | undefined;
-
+export class ListPromise<T> extends LazyListPromise<ListPage<T>, T> {
   constructor(fetch: () => Promise<ListResponse<T>>) {
-    this.#fetch = fetch;
-  }
-
-  #load(): Promise<ListPage<T>> {
-    this.#page ??= this.#fetch().then((response) => new ListPage(response));
-    return this.#page;
-  }
-
-  /** Resolves to the list. */
-  // biome-ignore lint/suspicious/noThenProperty: awaitable by design, like openai-node's list promises.
-  then<R1 = ListPage<T>, R2 = never>(
-    onfulfilled?: ((page: ListPage<T>) => R1 | PromiseLike<R1>) | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    return this.#load().then(onfulfilled, onrejected);
-  }
-
-  /** Handles a failure. */
-  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<ListPage<T> | R> {
-    return this.#load().catch(onrejected);
-  }
-
-  /** Runs `onfinally` once the list settles. */
-  finally(onfinally?: (() => void) | null): Promise<ListPage<T>> {
-    return this.#load().finally(onfinally);
-  }
-
-  /** Iterates every item. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
-    yield* (await this.#load()).data;
+    super(() => fetch().then((response) => new ListPage(response)));
   }
 }

@@ -1,7 +1,6 @@
 import type { HttpRequest } from '../../transport/http-request.js';
 import type { HttpTransport } from '../../transport/http-transport.js';
-import { RequestValidationError } from '../errors/request-validation-error.js';
-import { pathIdProblem } from '../schemas/validate-resource-id.js';
+import { validateResourceId } from '../schemas/validate-resource-id.js';
 import type { RequestOptions } from '../types/request-options.js';
 
 /** What every resource of one client shares: the transport and whether requests are validated first. */
@@ -30,12 +29,7 @@ export function withOptions(request: HttpRequest, options: RequestOptions | unde
  * `/` or `\` even with `validate: false`: a server that normalises URLs would act on another path.
  */
 export function segment(id: string): string {
-  const problem = typeof id === 'string' ? pathIdProblem(id) : undefined;
-  if (problem !== undefined && id !== '') {
-    throw new RequestValidationError({
-      operation: 'request',
-      issues: [{ path: 'id', message: problem, code: 'request_params_invalid' }],
-    });
-  }
+  // The same rule as `validate` checks, the same error; an empty id is left to `validate` alone.
+  if (typeof id === 'string' && id !== '') validateResourceId(id, 'id', 'request');
   return encodeURIComponent(id);
 }

@@ -239,26 +239,30 @@ function addDays(iso: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+const MONTH = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`;
+/** "3rd of March 2026", "3 mar": built once from the month names (the text is analysed several times a request). */
+const DAY_MONTH = new RegExp(
+  `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b(?:,?\\s+(\\d{4}))?`,
+  'gi',
+);
+/** "March 3rd, 2026", "mar. 3". */
+const MONTH_DAY = new RegExp(`\\b${MONTH}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'gi');
+/** "on friday", "next monday". */
+const ON_WEEKDAY = new RegExp(`\\b(?:on|next|this)\\s+(${WEEKDAYS.join('|')})\\b`, 'gi');
+
 function findDates(text: string, today: string, take: (re: RegExp) => void): string[] {
   const found: Array<{ at: number; value: string }> = [];
   const year = Number(today.slice(0, 4));
-  const month = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`;
   const monthIndex = (name: string) => MONTHS.findIndex((m) => m.startsWith(name.toLowerCase().slice(0, 3)));
   const patterns: Array<[RegExp, (m: RegExpMatchArray) => string | undefined]> = [
     [/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, (m) => `${m[1]}-${pad(Number(m[2]))}-${pad(Number(m[3]))}`],
-    [
-      new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${month}\\b(?:,?\\s+(\\d{4}))?`, 'gi'),
-      (m) => `${m[3] ?? year}-${pad(monthIndex(m[2] ?? '') + 1)}-${pad(Number(m[1]))}`,
-    ],
-    [
-      new RegExp(`\\b${month}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'gi'),
-      (m) => `${m[3] ?? year}-${pad(monthIndex(m[1] ?? '') + 1)}-${pad(Number(m[2]))}`,
-    ],
+    [DAY_MONTH, (m) => `${m[3] ?? year}-${pad(monthIndex(m[2] ?? '') + 1)}-${pad(Number(m[1]))}`],
+    [MONTH_DAY, (m) => `${m[3] ?? year}-${pad(monthIndex(m[1] ?? '') + 1)}-${pad(Number(m[2]))}`],
     [/\b(today|tonight)\b/gi, () => today],
     [/\btomorrow\b/gi, () => addDays(today, 1)],
     [/\byesterday\b/gi, () => addDays(today, -1)],
     [
-      new RegExp(`\\b(?:on|next|this)\\s+(${WEEKDAYS.join('|')})\\b`, 'gi'),
+      ON_WEEKDAY,
       (m) => {
         const want = WEEKDAYS.indexOf((m[1] ?? '').toLowerCase());
         const now = new Date(`${today}T00:00:00Z`).getUTCDay();

@@ -1,3 +1,5 @@
+import { escapeRegExp } from './text-match.js';
+
 /** Well-known cities (and a few names other languages give them) with their IANA time zones. */
 const CITIES: Record<string, string> = {
   Amsterdam: 'Europe/Amsterdam',
@@ -72,6 +74,12 @@ const CITIES: Record<string, string> = {
 
 const BY_LOWER = new Map(Object.keys(CITIES).map((name) => [fold(name), name]));
 
+/** Each lower-cased city as a whole-word pattern, compiled once (a request analyses several texts). */
+const LOWER_PATTERNS = [...BY_LOWER].map(([key, name]) => ({
+  pattern: new RegExp(`(?<![\\p{L}])${escapeRegExp(key)}(?![\\p{L}])`, 'gu'),
+  name,
+}));
+
 function fold(text: string): string {
   return text.toLowerCase();
 }
@@ -91,11 +99,8 @@ export function timeZoneOfCity(city: string): string | undefined {
 export function lowerCaseCities(text: string): Array<{ name: string; at: number }> {
   const out: Array<{ name: string; at: number }> = [];
   const lower = fold(text);
-  for (const [key, name] of BY_LOWER) {
-    const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    for (const m of lower.matchAll(new RegExp(`(?<![\\p{L}])${escaped}(?![\\p{L}])`, 'gu'))) {
-      out.push({ name, at: m.index ?? 0 });
-    }
+  for (const { pattern, name } of LOWER_PATTERNS) {
+    for (const m of lower.matchAll(pattern)) out.push({ name, at: m.index ?? 0 });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { renderCompletion } from '../model/render-completion.js';
 import type { RenderContext } from '../model/render-context.js';
 import { renderStream } from '../model/render-stream.js';
 import { answerFromScript } from '../model/scripted-answer.js';
-import { AUDIO_MODELS, MODEL_IDS, NON_CHAT_MODELS, PRESET_VOICES } from '../models-catalog.js';
+import { AUDIO_MODELS, MODEL_IDS, NON_CHAT_MODELS } from '../models-catalog.js';
 import { type PromptMeasure, promptCacheOf } from '../prompt-cache.js';
 import { json, type Reply, sse } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
@@ -113,18 +113,16 @@ function checkServiceRules(body: ChatCompletionCreateParams, ctx: RouteContext):
   if (!KNOWN.has(body.model) || NON_CHAT_MODELS.has(body.model)) {
     throw invalidParams(`model: '${body.model}' is not a chat model of this service`);
   }
-  const audioOut = (body.modalities ?? []).includes('audio');
-  if (AUDIO_MODELS.has(body.model) && audioOut) {
-    if (!body.audio) throw invalidParams('audio: required when modalities include "audio"');
-    if (body.stream && body.audio.format !== 'pcm')
-      throw invalidParams('audio.format: must be "pcm" when stream is true');
-    const voice = body.audio.voice;
-    if (body.model === 'svc-1o-audio') {
-      if (!ctx.state.voices.has(voice))
-        throw invalidParams(`audio.voice: '${voice}' is not a voice of GET /v1/audio/voices`);
-    } else if (!PRESET_VOICES.includes(voice)) {
-      throw invalidParams(`audio.voice: must be one of ${PRESET_VOICES.join(', ')} for ${body.model}`);
-    }
+  // The shared schema (validateChatBody) already requires `audio` with audio output, refuses wav when
+  // streaming and holds the svc-audio-2 models to the preset voices; a cloned voice must exist here.
+  const voice = body.audio?.voice;
+  if (
+    body.model === 'svc-1o-audio' &&
+    (body.modalities ?? []).includes('audio') &&
+    voice !== undefined &&
+    !ctx.state.voices.has(voice)
+  ) {
+    throw invalidParams(`audio.voice: '${voice}' is not a voice of GET /v1/audio/voices`);
   }
   (body.tools ?? []).forEach((tool, i) => {
     if (tool.type !== 'retrieval') return;
