@@ -1,3 +1,4 @@
+import type { AsyncQueue } from './async-queue.js';
 import type { RetryInfo } from './send-with-retry.js';
 
 /** One call to the service, as the API layer describes it to {@link HttpTransport}. */
@@ -27,25 +28,28 @@ export interface HttpRequest {
 
 /** A streamed response whose status and headers arrived (2xx); the events are read as they come. */
 export interface SseResponse {
-  /** The `data` payload of each event; `[DONE]` ends it and is not yielded. Iterate once. */
-  events: AsyncIterable<string>;
+  /**
+   * The `data` payload of each event; `[DONE]` ends it and is not yielded. Iterate once; a failure (cut
+   * socket, abort, idle timeout) is thrown as a typed error, never replayed.
+   */
+  events: AsyncQueue<string>;
   /** The `X-Trace-Id` response header. */
   requestId: string | undefined;
   /** Stops the stream now: a pending or later read of `events` throws `APIUserAbortError`. */
   abort(reason?: unknown): void;
   /**
-   * The same payloads as `events`, one array per network read (never empty; `undefined` once the stream has
-   * ended), for consumers that want one await per read instead of one per event. Use either this or
-   * `events`, not both. Optional: a hand-made `SseResponse` may offer only `events`.
+   * The same payloads as `events`, every one buffered per call (never empty; `undefined` once the stream
+   * has ended), for consumers that want one await per network read instead of one per event. Use either
+   * this or `events`, not both.
    */
-  readBatch?(): Promise<string[] | undefined>;
+  readBatch(): Promise<string[] | undefined>;
   /** Stops reading early (the consumer quit): drops the connection, releases the caller's signal. */
-  close?(): void;
+  close(): void;
   /**
    * After the events ended: `done` when `data: [DONE]` arrived, `eof` when the body just stopped (a
-   * truncated stream, unless its content says it was complete). Optional, like `readBatch`.
+   * truncated stream, unless its content says it was complete).
    */
-  ended?(): 'done' | 'eof';
-  /** Removes the API key from server text before it is quoted in an error. Optional. */
-  redact?(text: string): string;
+  ended(): 'done' | 'eof';
+  /** Removes the API key from server text before it is quoted in an error. */
+  redact(text: string): string;
 }

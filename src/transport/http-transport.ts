@@ -2,17 +2,13 @@ import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
 import { AttemptGuard } from './attempt-guard.js';
 import { type BufferedResponse, BufferedResponseHandler } from './buffered-response-handler.js';
-import { buildURL } from './build-url.js';
 import { defaultTransportOptions, type TransportOptions } from './client-options.js';
-import { createAPIError } from './errors/create-api-error.js';
-import { InvalidResponseError } from './errors/invalid-response-error.js';
+import { createAPIError, InvalidResponseError } from './errors/api-error.js';
 import type { HttpRequest, SseResponse } from './http-request.js';
 import { mapTransportError } from './map-transport-error.js';
-import { openSseResponse } from './open-sse-response.js';
-import { redactSecret } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
 import { SseResponseHandler } from './sse-response-handler.js';
-import { toUndiciFormData } from './to-undici-form-data.js';
+import { buildURL, headerValue, lowerCaseKeys, redactSecret, toUndiciFormData } from './utils.js';
 
 /**
  * Sends requests to the service over one keep-alive undici Agent: bearer auth, JSON or multipart bodies,
@@ -130,12 +126,16 @@ export class HttpTransport {
       }
       // From here the time limit is an idle timeout: the handler restarts it on every read.
       guard.restartTimer();
-      return openSseResponse({
-        handler,
+      const events = handler.events;
+      return {
+        events,
         requestId: headerValue(head.headers['x-trace-id']),
-        abortByUser: (cause) => guard.abortByUser(cause),
+        abort: (reason) => guard.abortByUser(reason),
+        readBatch: () => events.readBatch(),
+        close: () => handler.close(),
+        ended: () => (handler.sawDone ? 'done' : 'eof'),
         redact: (text) => redactSecret(text, apiKey),
-      });
+      };
     } catch (error) {
       guard.release();
       throw mapTransportError(error, guard, apiKey);
@@ -221,15 +221,4 @@ function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text',
       body: snippet,
     });
   }
-}
-
-/** First value of a response header. */
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
-  return out;
 }

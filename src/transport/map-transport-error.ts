@@ -1,8 +1,5 @@
-import { APIConnectionError } from './errors/api-connection-error.js';
-import { APIError } from './errors/api-error.js';
-import { APITimeoutError } from './errors/api-timeout-error.js';
-import { APIUserAbortError } from './errors/api-user-abort-error.js';
-import { redactSecret } from './redact-secret.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from './errors/api-error.js';
+import { redactSecret } from './utils.js';
 
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 

@@ -1,6 +1,4 @@
-import { abortableDelay } from './abortable-delay.js';
-import { APIError } from './errors/api-error.js';
-import { APIUserAbortError } from './errors/api-user-abort-error.js';
+import { APIError, APIUserAbortError } from './errors/api-error.js';
 import { computeRetryDelay } from './retry-timing.js';
 
 // p-retry is loaded on the first request, not when svc-agents is imported: a cold import stays cheap.
@@ -69,5 +67,21 @@ async function retryAfterFirstFailure<T>(
       await abortableDelay(delayMs, signal);
       return true;
     },
+  });
+}
+
+/** Waits `ms`; rejects at once with {@link APIUserAbortError} when `signal` aborts (before or during the wait). */
+function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { AsyncQueue } from './async-queue.js';
 import type { BufferedResponse } from './buffered-response-handler.js';
 import { APIError } from './errors/api-error.js';
 import { SseDecoder } from './sse/sse-decoder.js';
@@ -18,7 +19,7 @@ export interface SseResponseHead {
 
 /** Options of {@link SseResponseHandler}. */
 export interface SseResponseHandlerOptions {
-  /** Maps a failure after the head (cut socket, abort, idle timeout) to the error `readBatch` throws. */
+  /** Maps a failure after the head (cut socket, abort, idle timeout) to the error `events` throws. */
   mapError: (error: unknown) => unknown;
   /** Called once when the events are over: `[DONE]`, the end of the body, a failure, or `close()`. */
   onFinish: () => void;
@@ -36,28 +37,24 @@ const maxForeignBody = 64 * 1024;
 /** Events decoded but not yet read before undici is asked to stop reading the socket. */
 const highWaterMark = 1024;
 
-interface Waiter {
-  resolve(events: string[] | undefined): void;
-  reject(error: unknown): void;
-}
-
 /**
  * Receives one streamed attempt through undici's dispatch handler API: bytes are decoded into `data`
- * payloads as they arrive (no Readable stream, no async iterator per read) and queued for `readBatch()`.
- * After `[DONE]` the rest of the body is drained unread, so the keep-alive socket returns to the pool.
+ * payloads as they arrive (no Readable stream) and pushed to `events`; undici stops reading the socket
+ * while the consumer lags `highWaterMark` events behind. After `[DONE]` the rest of the body is drained
+ * unread, so the keep-alive socket returns to the pool.
  */
 export class SseResponseHandler implements Dispatcher.DispatchHandler {
   /** Resolves when a 2xx head arrives, or when a non-2xx body is complete; rejects on a failure before. */
   readonly head: Promise<SseResponseHead>;
+  /** The `data` payloads, `[DONE]` left out; a failure after the head is thrown as `mapError` maps it. */
+  readonly events: AsyncQueue<string>;
   #resolveHead!: (head: SseResponseHead) => void;
   #rejectHead!: (error: unknown) => void;
   #headSettled = false;
-  /** Maps a failure after the head (cut socket, abort) to the error `readBatch` throws. */
-  readonly #mapError: (error: unknown) => unknown;
   /** Called once when the events are over: `[DONE]`, the end of the body, a failure, or `close()`. */
   readonly #onFinish: () => void;
+  /** Called on each network read of the body: restarts the idle timer. */
   readonly #onActivity: (() => void) | undefined;
-  readonly #onPause: (() => void) | undefined;
   /** A 2xx that is not an event stream: its body is collected (up to a cap) to describe it. */
   #foreign = false;
   #foreignBytes = 0;
@@ -67,17 +64,12 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
   /** A non-2xx body, collected whole for the error. */
   #errorChunks: Buffer[] | undefined;
   readonly #decoder: SseDecoder;
-  #queue: string[] = [];
-  #waiter: Waiter | undefined;
-  #failure: unknown;
-  #failed = false;
+  /** Why the attempt stopped before its request was sent (see `onRequestStart`). */
+  #failure: Error | undefined;
   #finished = false;
 
   constructor({ mapError, onFinish, onActivity, onPause, maxEventBytes }: SseResponseHandlerOptions) {
-    this.#mapError = mapError;
     this.#onFinish = onFinish;
-    this.#onActivity = onActivity;
-    this.#onPause = onPause;
     this.#decoder = new SseDecoder({
       maxEventBytes,
       onTooLarge: (limit) =>
@@ -88,37 +80,33 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
           },
         ),
     });
+    this.events = new AsyncQueue<string>({
+      highWaterMark,
+      mapError,
+      // Not after [DONE]: the rest of the body is drained unread.
+      onPause: () => {
+        if (this.#finished) return;
+        onPause?.();
+        this.#controller?.pause();
+      },
+      onResume: () => {
+        if (!this.#controller?.paused) return;
+        onActivity?.();
+        this.#controller.resume();
+      },
+      onReturn: () => this.close(),
+    });
+    this.#onActivity = onActivity;
     this.head = new Promise<SseResponseHead>((resolve, reject) => {
       this.#resolveHead = resolve;
       this.#rejectHead = reject;
     });
   }
 
-  /**
-   * The payloads decoded since the last call (never an empty array), waiting for the next network read
-   * when there are none; `undefined` once the stream has ended. Rejects with the mapped failure.
-   */
-  readBatch(): Promise<string[] | undefined> {
-    const queue = this.#queue;
-    if (queue.length > 0) {
-      this.#queue = [];
-      if (this.#controller?.paused) {
-        this.#onActivity?.();
-        this.#controller.resume();
-      }
-      return Promise.resolve(queue);
-    }
-    if (this.#failed) return Promise.reject(this.#mapError(this.#failure));
-    if (this.#finished) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-      this.#waiter = { resolve, reject };
-    });
-  }
-
   /** Stops the attempt now: the head or a pending read rejects with `reason`; the connection is dropped. */
   abort(reason: Error): void {
     if (this.#finished) return;
-    this.#queue = [];
+    this.events.clear();
     this.#fail(reason);
     this.#controller?.abort(reason);
   }
@@ -126,16 +114,16 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
   /** The consumer quit early: no error for anyone, the unfinished response's connection is dropped. */
   close(): void {
     if (this.#finished) return;
-    this.#queue = [];
+    this.events.clear();
     this.#finish();
-    this.#wake(undefined);
+    this.events.end();
     this.#controller?.abort(new Error('The stream was closed by its consumer.'));
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     // Aborted while the request still waited for a socket: never send it.
-    if (this.#failed) controller.abort(this.#failure as Error);
+    if (this.#failure !== undefined) controller.abort(this.#failure);
   }
 
   onResponseStart(
@@ -159,7 +147,7 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
     this.#resolveHead({ statusCode, headers, text: undefined });
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#errorChunks !== undefined) {
       if (this.#foreign) {
         if (this.#foreignBytes >= maxForeignBody) return;
@@ -179,12 +167,8 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
       return;
     }
     if (this.#decoder.done) this.#finish();
-    if (events.length > 0) this.#push(events);
-    else if (this.#finished) this.#wake(undefined);
-    if (this.#queue.length >= highWaterMark && !this.#finished) {
-      this.#onPause?.();
-      controller.pause();
-    }
+    this.events.pushAll(events);
+    if (this.#finished) this.events.end();
   }
 
   /** True once `data: [DONE]` arrived (false for a body that just ended, or was cut). */
@@ -208,52 +192,31 @@ export class SseResponseHandler implements Dispatcher.DispatchHandler {
     try {
       rest = this.#decoder.end();
     } catch (error) {
-      this.#fail(error);
+      this.#fail(error as Error);
       return;
     }
     this.#finish();
-    if (rest.length > 0) this.#push(rest);
-    else this.#wake(undefined);
+    this.events.pushAll(rest);
+    this.events.end();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.#fail(error);
   }
 
-  #push(events: string[]): void {
-    if (this.#waiter !== undefined && this.#queue.length === 0) {
-      this.#wake(events);
-      return;
-    }
-    if (this.#queue.length === 0) this.#queue = events;
-    else for (const event of events) this.#queue.push(event);
-  }
-
-  #wake(events: string[] | undefined): void {
-    const waiter = this.#waiter;
-    if (waiter === undefined) return;
-    this.#waiter = undefined;
-    waiter.resolve(events);
-  }
-
-  #fail(error: unknown): void {
+  #fail(error: Error): void {
     if (!this.#headSettled) {
       this.#headSettled = true;
       this.#finished = true;
-      this.#failed = true;
       this.#failure = error;
       this.#rejectHead(error);
+      this.events.fail(error);
       return;
     }
     if (this.#finished) return;
-    this.#failed = true;
     this.#failure = error;
     this.#finish();
-    const waiter = this.#waiter;
-    if (waiter !== undefined) {
-      this.#waiter = undefined;
-      waiter.reject(this.#mapError(error));
-    }
+    this.events.fail(error);
   }
 
   #finish(): void {

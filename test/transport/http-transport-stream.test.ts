@@ -2,10 +2,12 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { APIConnectionError } from '../../src/transport/errors/api-connection-error.js';
-import { APITimeoutError } from '../../src/transport/errors/api-timeout-error.js';
-import { APIUserAbortError } from '../../src/transport/errors/api-user-abort-error.js';
-import { BadRequestError } from '../../src/transport/errors/bad-request-error.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  BadRequestError,
+} from '../../src/transport/errors/api-error.js';
 import type { SseResponse } from '../../src/transport/http-request.js';
 import { HttpTransport } from '../../src/transport/http-transport.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';

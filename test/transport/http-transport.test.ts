@@ -1,16 +1,18 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { APIConnectionError } from '../../src/transport/errors/api-connection-error.js';
-import { APIError } from '../../src/transport/errors/api-error.js';
-import { APITimeoutError } from '../../src/transport/errors/api-timeout-error.js';
-import { APIUserAbortError } from '../../src/transport/errors/api-user-abort-error.js';
-import { AuthenticationError } from '../../src/transport/errors/authentication-error.js';
-import { BadRequestError } from '../../src/transport/errors/bad-request-error.js';
-import { ContentModerationError } from '../../src/transport/errors/content-moderation-error.js';
-import { InternalServerError } from '../../src/transport/errors/internal-server-error.js';
-import { NotFoundError } from '../../src/transport/errors/not-found-error.js';
-import { PaymentRequiredError } from '../../src/transport/errors/payment-required-error.js';
-import { RateLimitError } from '../../src/transport/errors/rate-limit-error.js';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ContentModerationError,
+  InternalServerError,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitError,
+} from '../../src/transport/errors/api-error.js';
 import { SvcError } from '../../src/transport/errors/svc-error.js';
 import { HttpTransport } from '../../src/transport/http-transport.js';
 import { normalizeClientOptions } from '../../src/transport/normalize-client-options.js';

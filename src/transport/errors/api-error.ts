@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { SvcError } from './svc-error.js';
 
 /** Fields every {@link APIError} carries; the status-specific subclasses take the same shape. */
@@ -53,4 +54,206 @@ export class APIError extends SvcError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), isRetryable: this.isRetryable };
   }
+}
+
+// The classes below differ only by status: `createAPIError` picks one from the response.
+
+/** The request was rejected as invalid (400, e.g. `request_params_invalid`, `unsupported_content_type`). */
+export class BadRequestError extends APIError {
+  override readonly status = 400 as const;
+
+  constructor(message: string, init: Omit<APIErrorInit, 'status'> = {}) {
+    super(message, { ...init, status: 400 });
+  }
+}
+
+/** The API key is missing, wrong or revoked (401, `invalid_api_key`). */
+export class AuthenticationError extends APIError {
+  override readonly status = 401 as const;
+
+  constructor(message: string, init: Omit<APIErrorInit, 'status'> = {}) {
+    super(message, { ...init, status: 401 });
+  }
+}
+
+/** The account balance or plan quota is exhausted (402, e.g. `quota_exceeded`). */
+export class PaymentRequiredError extends APIError {
+  override readonly status = 402 as const;
+
+  constructor(message: string, init: Omit<APIErrorInit, 'status'> = {}) {
+    super(message, { ...init, status: 402 });
+  }
+}
+
+/** The path or the resource (file, vector store, model) does not exist (404). */
+export class NotFoundError extends APIError {
+  override readonly status = 404 as const;
+
+  constructor(message: string, init: Omit<APIErrorInit, 'status'> = {}) {
+    super(message, { ...init, status: 404 });
+  }
+}
+
+/** The account's rate limit was hit (429); retried automatically with backoff. */
+export class RateLimitError extends APIError {
+  override readonly status = 429 as const;
+
+  constructor(message: string, init: Omit<APIErrorInit, 'status'> = {}) {
+    super(message, { ...init, status: 429 });
+  }
+}
+
+/** Content moderation refused the request or the answer (451); never retried. */
+export class ContentModerationError extends APIError {
+  override readonly status = 451 as const;
+
+  constructor(message: string, init: Omit<APIErrorInit, 'status'> = {}) {
+    super(message, { ...init, status: 451 });
+  }
+}
+
+/** The service failed or is overloaded (any status >= 500, e.g. 500, 503, 504); retried automatically. */
+export class InternalServerError extends APIError {
+  declare readonly status: number;
+
+  constructor(message: string, init: APIErrorInit & { status: number }) {
+    super(message, init);
+  }
+}
+
+// No usable response at all.
+
+/** No complete response: DNS, refused or reset connection, or a stream cut mid-way. Retried before the first byte. */
+export class APIConnectionError extends APIError {
+  constructor(message = 'Connection error.', options: { cause?: unknown } = {}) {
+    super(message, options);
+  }
+
+  override get isRetryable(): boolean {
+    return true;
+  }
+}
+
+/** An attempt took longer than the `timeout` option (ms per attempt); retried like a connection error. */
+export class APITimeoutError extends APIConnectionError {
+  /** The per-attempt limit that was exceeded, in ms. */
+  readonly timeout: number | undefined;
+
+  constructor(timeout?: number, options: { cause?: unknown } = {}) {
+    super(timeout === undefined ? 'Request timed out.' : `Request timed out after ${timeout} ms.`, options);
+    this.timeout = timeout;
+  }
+}
+
+/** The caller's `signal` (or `abort()`) cancelled the request, its retry wait or its stream; never retried. */
+export class APIUserAbortError extends APIError {
+  constructor(message = 'Request was aborted.', options: { cause?: unknown } = {}) {
+    super(message, options);
+  }
+
+  override get isRetryable(): boolean {
+    return false;
+  }
+}
+
+/**
+ * A 2xx answer that could not be read: a body that is not JSON, a stream event that is not JSON, or a
+ * streamed request answered with something other than an event stream (a proxy's HTML page, a JSON
+ * body). Nothing local ran on it, so it is retryable like a connection error.
+ */
+export class InvalidResponseError extends APIError {
+  constructor(message: string, init: APIErrorInit = {}) {
+    super(message, { type: 'invalid_response', ...init });
+  }
+
+  override get isRetryable(): boolean {
+    return true;
+  }
+}
+
+/** Longest slice of a non-JSON body quoted in a message or kept in `body`. */
+const maxSnippet = 300;
+
+/**
+ * Builds the typed {@link APIError} subclass for an error response: parses the service's
+ * `{"error":{"message","type"}}` body, falls back to a readable snippet of any other body, and takes the
+ * `requestId` from `X-Trace-Id`. `headers` may be a plain object or a `Headers`.
+ */
+export function createAPIError(
+  status: number,
+  bodyText: string,
+  headers: Record<string, string | string[] | undefined> | Headers = {},
+): APIError {
+  const flatHeaders = flattenHeaders(headers);
+  const { message, type, body } = describeBody(status, bodyText);
+  const init: APIErrorInit = {
+    status,
+    type,
+    requestId: flatHeaders['x-trace-id'],
+    headers: flatHeaders,
+    body,
+  };
+  const text = type === undefined ? `${status} ${message}` : `${status} ${type}: ${message}`;
+
+  switch (status) {
+    case 400:
+      return new BadRequestError(text, init);
+    case 401:
+      return new AuthenticationError(text, init);
+    case 402:
+      return new PaymentRequiredError(text, init);
+    case 404:
+      return new NotFoundError(text, init);
+    case 429:
+      return new RateLimitError(text, init);
+    case 451:
+      return new ContentModerationError(text, init);
+    default:
+      return status >= 500 ? new InternalServerError(text, { ...init, status }) : new APIError(text, init);
+  }
+}
+
+function describeBody(status: number, bodyText: string): { message: string; type?: string; body: unknown } {
+  const statusText = STATUS_CODES[status] ?? 'Error';
+  const trimmed = bodyText.trim();
+  if (trimmed === '') return { message: `${statusText} (empty response body)`, body: undefined };
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    // An HTML page from a proxy or a plain-text error: quote the start, whitespace collapsed.
+    const snippet = trimmed.replace(/\s+/g, ' ').slice(0, maxSnippet);
+    return { message: `${statusText}: ${snippet}`, body: snippet };
+  }
+
+  const error = isRecord(parsed) ? (isRecord(parsed.error) ? parsed.error : parsed) : undefined;
+  const message =
+    typeof error?.message === 'string' && error.message !== ''
+      ? error.message
+      : typeof parsed === 'string'
+        ? parsed
+        : `${statusText}: ${trimmed.slice(0, maxSnippet)}`;
+  const type = typeof error?.type === 'string' && error.type !== '' ? error.type : undefined;
+  return type === undefined ? { message, body: parsed } : { message, type, body: parsed };
+}
+
+function flattenHeaders(
+  headers: Record<string, string | string[] | undefined> | Headers,
+): Record<string, string> {
+  const flat: Record<string, string> = {};
+  if (headers instanceof Headers) {
+    headers.forEach((value, name) => {
+      flat[name] = value;
+    });
+    return flat;
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APIError } from '../../../src/transport/errors/api-error.js';
-import { createAPIError } from '../../../src/transport/errors/create-api-error.js';
-import { InternalServerError } from '../../../src/transport/errors/internal-server-error.js';
+import { APIError, createAPIError, InternalServerError } from '../../../src/transport/errors/api-error.js';
 
 describe('createAPIError', () => {
   describe('when the body is the service error shape', () => {

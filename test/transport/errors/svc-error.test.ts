@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError } from '../../../src/transport/errors/api-connection-error.js';
-import { APIError } from '../../../src/transport/errors/api-error.js';
-import { APITimeoutError } from '../../../src/transport/errors/api-timeout-error.js';
-import { APIUserAbortError } from '../../../src/transport/errors/api-user-abort-error.js';
-import { RateLimitError } from '../../../src/transport/errors/rate-limit-error.js';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  RateLimitError,
+} from '../../../src/transport/errors/api-error.js';
 import { SvcError } from '../../../src/transport/errors/svc-error.js';
 
 /** Stands in for the same classes loaded from a second copy of the package. */

@@ -34,7 +34,22 @@ describe('SseDecoder on one long data line (defect 8)', () => {
     expect(copied).toBeLessThan(3 * bytes.length);
   });
 
-  it('should refuse an event past maxEventBytes, in byte mode and in text mode', () => {
+  it('should decode one 20 MiB data line in linear time', () => {
+    const payload = 'x'.repeat(20 * 1024 * 1024);
+    const bytes = Buffer.from(`data: ${payload}\n\ndata: [DONE]\n\n`);
+    const decoder = new SseDecoder();
+    const events: string[] = [];
+    const started = performance.now();
+    for (let i = 0; i < bytes.length; i += 16 * 1024)
+      events.push(...decoder.decode(bytes.subarray(i, i + 16 * 1024)));
+    // Linear decoding takes tens of ms (bench/results/2026-11-24-sse-decode.md); re-joining the line on
+    // every read (1280 reads of a line growing to 20 MiB) takes seconds.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toHaveLength(payload.length);
+  });
+
+  it('should refuse an event past maxEventBytes, with \\n and with \\r\\n line ends', () => {
     for (const lineEnd of ['\n', '\r\n']) {
       const decoder = new SseDecoder({ maxEventBytes: 1000 });
       expect(decoder.decode(Buffer.from(`data: small${lineEnd}${lineEnd}`))).toEqual(['small']);
