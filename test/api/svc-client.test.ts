@@ -1,10 +1,10 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/api/svc-client.js';
-import { AuthenticationError } from '../../src/transport/errors/authentication-error.js';
-import { ConfigurationError } from '../../src/transport/errors/configuration-error.js';
+import { AuthenticationError } from '../../src/transport/errors/api-error.js';
+import { ConfigurationError } from '../../src/transport/errors/svc-error.js';
+import { sendJson, testApiKey } from '../helpers/create-api-test-setup.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';
-import { sendJson, testApiKey } from './create-api-test-setup.js';
 
 describe('SvcClient', () => {
   let server: HttpTestServer;

@@ -1,7 +1,9 @@
-import { APIConnectionError } from '../../transport/errors/api-connection-error.js';
-import { APIUserAbortError } from '../../transport/errors/api-user-abort-error.js';
-import { createAPIError } from '../../transport/errors/create-api-error.js';
-import { InvalidResponseError } from '../../transport/errors/invalid-response-error.js';
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  createAPIError,
+  InvalidResponseError,
+} from '../../transport/errors/api-error.js';
 import { SvcError } from '../../transport/errors/svc-error.js';
 import type { SseResponse } from '../../transport/http-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
@@ -80,7 +82,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
 
   /**
    * Iterates the stream, one value per chunk from `fold`; with `foldMore`, the later chunks of the same
-   * read are folded into the same value instead (per-read values).
+   * read are folded into the same value instead (per-read values). The events are read from the
+   * transport's queue (`events`, or `readBatch` per read); this only folds them and settles `#done`.
    */
   #iterate<T>(
     fold: (chunk: ChatCompletionChunk) => T,
@@ -93,117 +96,88 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     }
     this.#started = true;
     const sse = this.#sse;
-    if (sse.readBatch === undefined) return this.#iterateEvents(fold);
-    const readBatch = sse.readBatch.bind(sse);
-    const accumulator = this.accumulator;
     let finished = false;
-    let batch: string[] = [];
-    let index = 0;
+    // A chunk of this read that failed after others were folded: thrown by the next call.
+    let failure: { error: unknown } | undefined;
+    const done: IteratorResult<T> = { done: true, value: undefined };
     /** Ends the iteration with `error`: the connection is dropped and `finalCompletion()` rejects too. */
-    const stop = (error: unknown): Promise<never> => {
+    const fail = (error: unknown): void => {
       finished = true;
       sse.abort(error);
       this.#reject(error);
-      return Promise.reject(error);
     };
-    const done: IteratorResult<T> = { done: true, value: undefined };
-    // A chunk of this read that failed after others were folded: thrown by the next call.
-    let failure: { error: unknown } | undefined;
-    const take = (): IteratorResult<T> => {
-      const value = fold(this.#parse(batch[index++] as string));
-      if (foldMore !== undefined) {
-        try {
-          while (index < batch.length) foldMore(this.#parse(batch[index++] as string), value);
-        } catch (error) {
-          failure = { error };
-        }
-      }
-      return { done: false, value };
+    const stop = (error: unknown): never => {
+      fail(error);
+      throw error;
     };
-    const onBatch = (next: string[] | undefined): IteratorResult<T> | Promise<IteratorResult<T>> => {
-      if (next === undefined) {
-        finished = true;
-        const truncated = this.#truncation();
-        if (truncated !== undefined) {
-          this.#reject(truncated);
-          return Promise.reject(truncated);
-        }
-        this.#resolve(accumulator.snapshot());
-        return done;
+    const end = (): IteratorResult<T> => {
+      finished = true;
+      const truncated = this.#truncation();
+      if (truncated !== undefined) {
+        this.#reject(truncated);
+        throw truncated;
       }
+      this.#resolve(this.accumulator.snapshot());
+      return done;
+    };
+    const onEvent = (step: IteratorResult<string, undefined>): IteratorResult<T> => {
       // abort() or return() while this read was pending.
       if (finished) return done;
-      if (next.length === 0) return readBatch().then(onBatch, stop);
-      batch = next;
-      index = 0;
+      if (step.done) return end();
       try {
-        return take();
+        return { done: false, value: fold(this.#parse(step.value)) };
       } catch (error) {
         return stop(error);
       }
     };
-    // One promise per chunk and one wait per network read: the payloads of a read are served from `batch`.
+    const onBatch = (batch: string[] | undefined): IteratorResult<T> => {
+      if (finished) return done;
+      if (batch === undefined) return end();
+      let value: T;
+      try {
+        value = fold(this.#parse(batch[0] as string));
+      } catch (error) {
+        return stop(error);
+      }
+      try {
+        for (let i = 1; i < batch.length; i++) foldMore?.(this.#parse(batch[i] as string), value);
+      } catch (error) {
+        failure = { error };
+      }
+      return { done: false, value };
+    };
+    const events = sse.events;
+    const read =
+      foldMore === undefined
+        ? (): Promise<IteratorResult<T>> => {
+            // A buffered event is folded now: one promise per chunk, not a second one from then().
+            const step = events.poll();
+            if (step === undefined) return events.next().then(onEvent, stop);
+            try {
+              return Promise.resolve(onEvent(step));
+            } catch (error) {
+              return Promise.reject(error);
+            }
+          }
+        : () => sse.readBatch().then(onBatch, stop);
     return {
       next: (): Promise<IteratorResult<T>> => {
         if (finished) return Promise.resolve(done);
-        if (failure !== undefined) return stop(failure.error);
-        if (index >= batch.length) return readBatch().then(onBatch, stop);
-        try {
-          return Promise.resolve(take());
-        } catch (error) {
-          return stop(error);
+        if (failure !== undefined) {
+          fail(failure.error);
+          return Promise.reject(failure.error);
         }
+        return read();
       },
       return: async (): Promise<IteratorResult<T>> => {
         if (!finished) {
           finished = true;
-          batch = [];
           // The caller stopped early (break): close the connection, the completion will never be whole.
           sse.abort();
           this.#reject(new APIUserAbortError('The stream was closed before it ended.'));
-          sse.close?.();
+          sse.close();
         }
         return done;
-      },
-    };
-  }
-
-  /** The one-await-per-event path, for an {@link SseResponse} that only offers `events`. */
-  #iterateEvents<T>(fold: (chunk: ChatCompletionChunk) => T): AsyncIterator<T> {
-    const events = this.#sse.events[Symbol.asyncIterator]();
-    const accumulator = this.accumulator;
-    let finished = false;
-    return {
-      next: async (): Promise<IteratorResult<T>> => {
-        if (finished) return { done: true, value: undefined };
-        let value: T;
-        try {
-          const result = await events.next();
-          if (result.done) {
-            finished = true;
-            const truncated = this.#truncation();
-            if (truncated !== undefined) throw truncated;
-            this.#resolve(accumulator.snapshot());
-            return { done: true, value: undefined };
-          }
-          value = fold(this.#parse(result.value));
-        } catch (error) {
-          finished = true;
-          this.#sse.abort(error);
-          this.#reject(error);
-          throw error;
-        }
-        return { done: false, value };
-      },
-      return: async (): Promise<IteratorResult<T>> => {
-        if (!finished) {
-          finished = true;
-          // The caller stopped early (break): close the connection, the completion will never be whole.
-          this.#sse.abort();
-          this.#reject(new APIUserAbortError('The stream was closed before it ended.'));
-          await events.return?.().catch(() => undefined);
-        }
-        return { done: true, value: undefined };
       },
     };
   }
@@ -233,10 +207,15 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   }
 
   async #drain(): Promise<void> {
-    const iterator = this[Symbol.asyncIterator]();
+    // Nobody sees the values: fold every chunk of a read into the accumulator, one await per read.
+    const accumulator = this.accumulator;
+    const add = (chunk: ChatCompletionChunk): undefined => {
+      accumulator.add(chunk);
+    };
+    const iterator = this.#iterate(add, add);
     try {
       while (!(await iterator.next()).done) {
-        // Each chunk is folded into the accumulator by next().
+        // Each read's chunks are folded into the accumulator by next().
       }
     } catch {
       // Already delivered to finalCompletion() by next().
@@ -257,7 +236,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   }
 
   #redact(text: string): string {
-    return this.#sse.redact === undefined ? text : this.#sse.redact(text);
+    return this.#sse.redact(text);
   }
 
   #parse(data: string): ChatCompletionChunk {

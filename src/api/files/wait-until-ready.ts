@@ -1,4 +1,4 @@
-import { APIUserAbortError } from '../../transport/errors/api-user-abort-error.js';
+import { APIUserAbortError } from '../../transport/errors/api-error.js';
 import type { FileObject, WaitUntilReadyOptions } from '../types/files.js';
 import { FileProcessingError } from './file-processing-error.js';
 

@@ -1,5 +1,4 @@
 import type { ContentPart } from '../types/chat.js';
-import { isMp4Url } from './is-mp4-url.js';
 import { PartInputError } from './part-input-error.js';
 import { isHttpUrl } from './read-part-bytes.js';
 
@@ -18,4 +17,13 @@ export function videoPart(url: string): VideoPart {
     throw new PartInputError('videoPart', 'the video must be an mp4 file (a URL path ending in .mp4)');
   }
   return { type: 'video_url', video_url: { url } };
+}
+
+/** True when a URL's path names an mp4 file (`.../clip.mp4`, query and fragment ignored). */
+export function isMp4Url(url: string): boolean {
+  try {
+    return new URL(url).pathname.toLowerCase().endsWith('.mp4');
+  } catch {
+    return false;
+  }
 }

@@ -3,7 +3,6 @@ import type { ChatCompletion, ChatCompletionCreateParams } from '../types/chat.j
 import type { RequestOptions } from '../types/request-options.js';
 import { validateRequest } from './request-validators.js';
 import { type ResourceContext, withOptions } from './resource-context.js';
-import { type InternalChatRequestOptions, validatedPrefixOption } from './validated-prefix-option.js';
 
 /** Which channel a resource talks to: `/v1` or the plan channel's `/svc_plan/v1`. */
 export type Channel = 'default' | 'plan';
@@ -39,14 +38,14 @@ export class ChatCompletions<Model extends string = string> {
   ): Promise<ChatCompletion | ChatCompletionStream>;
   create(
     params: ChatCompletionCreateParams,
-    options?: RequestOptions & InternalChatRequestOptions,
+    options?: RequestOptions,
   ): Promise<ChatCompletion | ChatCompletionStream> {
     // Not an async function: once the schemas are loaded, a request goes out with no await of its own
     // (one promise per request is the transport's). A broken rule still rejects, never throws.
     let loading: Promise<void> | undefined;
     try {
       if (this.#context.validate) {
-        loading = validateRequest.chatCompletion(params, this.#channel, options?.[validatedPrefixOption]);
+        loading = validateRequest.chatCompletion(params, this.#channel);
       }
     } catch (error) {
       return Promise.reject(error);

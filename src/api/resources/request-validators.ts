@@ -1,6 +1,5 @@
 import { validateResourceId } from '../schemas/validate-resource-id.js';
 import type { Channel } from './chat-completions.js';
-import type { ValidatedPrefix } from './validated-prefix-option.js';
 
 type RequestSchemas = typeof import('../schemas/request-schemas.js');
 
@@ -28,15 +27,8 @@ function withSchemas(check: (schemas: RequestSchemas) => void): Promise<void> | 
  * network call. An entry throws at once, or answers a promise only while the schemas are still loading.
  */
 export const validateRequest = {
-  /** `prefix`: what an earlier validated request of the conversation sent unchanged. */
-  chatCompletion(params: unknown, channel: Channel, prefix?: ValidatedPrefix): Promise<void> | undefined {
-    return withSchemas((s) =>
-      s.validateChatCompletionParams(params, {
-        channel,
-        validatedMessages: prefix?.messages,
-        validatedParams: prefix?.params,
-      }),
-    );
+  chatCompletion(params: unknown, channel: Channel): Promise<void> | undefined {
+    return withSchemas((s) => s.validateChatCompletionParams(params, { channel }));
   },
   tokenCount(params: unknown): Promise<void> | undefined {
     return withSchemas((s) => s.validateTokenCountParams(params));

@@ -1,14 +1,11 @@
 import { z } from 'zod';
+import type { Channel } from '../resources/chat-completions.js';
 import { chatMessageSchema, chatMessagesSchema } from './chat-message-schemas.js';
 import { checkChatModelRules, checkDefaultChannelRules, checkPlanChannelRules } from './chat-model-rules.js';
 import { toolDefinitionSchema } from './chat-tool-schemas.js';
 import { integerBetween, nonEmptyString, numberBetween, stringOrStrings } from './field-rules.js';
 import { isCommonChatMessage } from './is-common-chat-message.js';
 import { validateWithSchema } from './validate-with-schema.js';
-import { isDeepFrozen, validatedToolArrays } from './validated-tool-arrays.js';
-
-/** Which chat channel a request goes to: `/v1` or the plan channel `/svc_plan/v1`. */
-export type ChatChannel = 'default' | 'plan';
 
 /** `response_format`: text, JSON mode, or a named JSON Schema. */
 export const responseFormatSchema = z.discriminatedUnion('type', [
@@ -74,57 +71,42 @@ export type ChatCompletionParamsInput = z.input<typeof chatCompletionParamsSchem
 
 /** Options of {@link validateChatCompletionParams}. */
 export interface ValidateChatCompletionOptions {
-  channel?: ChatChannel;
-  /**
-   * Internal: `messages[0..n)` are the unchanged messages of an earlier request that passed validation
-   * (the agent re-sends its conversation every turn), so only the messages after them are parsed.
-   */
-  validatedMessages?: number | undefined;
-  /**
-   * Internal: the params of that earlier request. Scalar fields with the very same values (`===`) are
-   * not parsed again.
-   */
-  validatedParams?: object | undefined;
+  channel?: Channel;
 }
 
-// The fast path parses the scalar fields with the same field rules, and messages and tools separately.
+// The fast path parses the scalar fields with the same field rules, and each message and tool on its own.
 const scalarParamsSchema = chatCompletionParamsObject.omit({ messages: true, tools: true });
-const messageListSchema = z.array(chatMessageSchema);
-const toolListSchema = z.array(toolDefinitionSchema);
-
-type RawMessage = { role?: unknown; tool_calls?: { id?: unknown }[]; tool_call_id?: unknown };
 
 /**
- * Whether `params` passes every rule, checking only what an earlier request did not: the scalar fields,
- * `messages[from..]` (the tool_call_id rule sees the nearest assistant message, also in the prefix) and
- * `tools` unless it is a deep-frozen array that passed before. It answers only "passes": on any issue the
- * caller runs the whole schema, so error messages, paths and their order are exactly those of a full check.
+ * Messages and tool definitions that passed their schema, each with a copy of what it held then. A
+ * conversation re-sends its earlier messages and the same tool definitions on every turn: each object is
+ * parsed when it is first sent, and on later requests only compared with its copy (no allocation, and
+ * unchanged strings compare by reference), while the rules between objects (which call a `tool` message
+ * answers, model and channel rules) run on every request. An object edited in place after it was sent no
+ * longer matches its copy and is parsed again, so the verdict is always the full schema's.
  */
-function passesIncrementally(
-  params: unknown,
-  channel: ChatChannel,
-  from: number,
-  previous: object | undefined,
-): boolean {
+const accepted = new WeakMap<object, unknown>();
+
+type RawMessage = { role?: unknown; tool_calls?: unknown; tool_call_id?: unknown };
+
+/**
+ * Whether `params` passes every rule, parsing only the messages and tools not accepted before. It answers
+ * only "passes": on any issue the caller runs the whole schema, so error messages, paths and their order
+ * are exactly those of a full check.
+ */
+function passesIncrementally(params: unknown, channel: Channel): boolean {
   if (typeof params !== 'object' || params === null) return false;
   const raw = params as Record<string, unknown>;
   const { messages, tools } = raw;
-  if (!Array.isArray(messages) || messages.length === 0 || from < 0 || from > messages.length) return false;
-  const scalarsKnownGood =
-    isModelAndStreamOnly(raw) ||
-    (previous !== undefined && sameScalars(raw, previous as Record<string, unknown>));
-  if (!scalarsKnownGood && !scalarParamsSchema.safeParse(raw).success) return false;
-  if (!tailIsCommon(messages, from)) {
-    const tail = from === 0 ? messages : messages.slice(from);
-    if (!messageListSchema.safeParse(tail).success) return false;
+  if (!Array.isArray(messages) || messages.length === 0) return false;
+  if (!isModelAndStreamOnly(raw) && !scalarParamsSchema.safeParse(raw).success) return false;
+  for (const message of messages) {
+    if (!accept(message, isCommonChatMessage, chatMessageSchema)) return false;
   }
-  if (!toolCallIdsMatch(messages as RawMessage[], from)) return false;
-  if (
-    tools !== undefined &&
-    !(typeof tools === 'object' && tools !== null && validatedToolArrays.has(tools))
-  ) {
-    if (!toolListSchema.safeParse(tools).success) return false;
-    if (isDeepFrozen(tools)) validatedToolArrays.add(tools as object);
+  if (!toolCallIdsMatch(messages as RawMessage[])) return false;
+  if (tools !== undefined) {
+    if (!Array.isArray(tools)) return false;
+    for (const tool of tools) if (!accept(tool, undefined, toolDefinitionSchema)) return false;
   }
   let broken = false;
   const ctx = {
@@ -138,12 +120,80 @@ function passesIncrementally(
   return !broken;
 }
 
-/** True when every message from `from` on has a common shape the schema accepts (checked without zod). */
-function tailIsCommon(messages: unknown[], from: number): boolean {
-  for (let index = from; index < messages.length; index++) {
-    if (!isCommonChatMessage(messages[index])) return false;
-  }
+/**
+ * True when `value` was accepted before and still holds what it held then, or passes now: first the hand
+ * check `isCommon` (zod copies what it parses, and the agent sends new messages every turn), else the
+ * schema. Accepted objects are recorded with a copy of their data.
+ */
+function accept(
+  value: unknown,
+  isCommon: ((value: unknown) => boolean) | undefined,
+  schema: z.ZodType,
+): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const copy = accepted.get(value);
+  if (copy !== undefined && sameData(value, copy, 0)) return true;
+  if (!isCommon?.(value) && !schema.safeParse(value).success) return false;
+  const snapshot = copyData(value, 0);
+  if (snapshot !== tooDeep) accepted.set(value, snapshot);
   return true;
+}
+
+// Deeper data (or a cycle) is not remembered: it is parsed on every request, like before it was accepted.
+const maxDepth = 32;
+const tooDeep = Symbol('too deep');
+
+/** A copy of plain objects and arrays; anything else (strings, numbers, class instances) by reference. */
+function copyData(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || !isPlain(value)) return value;
+  if (depth > maxDepth) return tooDeep;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item = copyData(value[index], depth + 1);
+      if (item === tooDeep) return tooDeep;
+      copy[index] = item;
+    }
+    return copy;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyData((value as Record<string, unknown>)[key], depth + 1);
+    if (item === tooDeep) return tooDeep;
+    copy[key] = item;
+  }
+  return copy;
+}
+
+/** True when `value` holds the same data as `copy` (made by {@link copyData}): same keys, same values. */
+function sameData(value: unknown, copy: unknown, depth: number): boolean {
+  if (value === copy) return true;
+  if (typeof value !== 'object' || value === null || typeof copy !== 'object' || copy === null) return false;
+  if (!isPlain(value) || depth > maxDepth) return false;
+  if (Array.isArray(copy)) {
+    if (!Array.isArray(value) || value.length !== copy.length) return false;
+    for (let index = 0; index < copy.length; index++) {
+      if (!sameData(value[index], copy[index], depth + 1)) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(value)) return false;
+  // Counted with for...in rather than Object.keys: this runs for every re-sent message on every turn.
+  let keys = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (!Object.hasOwn(copy, key)) return false;
+    if (!sameData((value as Record<string, unknown>)[key], (copy as Record<string, unknown>)[key], depth + 1))
+      return false;
+    keys++;
+  }
+  for (const _key in copy) keys--;
+  return keys === 0;
+}
+
+function isPlain(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
 }
 
 /**
@@ -159,45 +209,33 @@ function isModelAndStreamOnly(params: Record<string, unknown>): boolean {
   return true;
 }
 
-/** True when `params` has exactly the scalar fields of `previous`, with the same values. */
-function sameScalars(params: Record<string, unknown>, previous: Record<string, unknown>): boolean {
-  let count = 0;
-  for (const key in params) {
-    if (key === 'messages' || key === 'tools') continue;
-    if (params[key] !== previous[key]) return false;
-    count++;
-  }
-  for (const key in previous) if (key !== 'messages' && key !== 'tools') count--;
-  return count === 0;
-}
-
-/** The tool_call_id rule of `chatMessagesSchema` for `messages[from..]`, on messages that parsed. */
-function toolCallIdsMatch(messages: RawMessage[], from: number): boolean {
-  let callIds: Set<unknown> | undefined;
-  for (let index = from - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (message?.role === 'assistant') {
-      callIds = new Set(message.tool_calls?.map((call) => call.id));
-      break;
+/**
+ * The tool_call_id rule of `chatMessagesSchema`, on messages that parsed (checked on every request): each
+ * `tool` message names a call of the nearest assistant message before it.
+ */
+function toolCallIdsMatch(messages: RawMessage[]): boolean {
+  let calls: { id?: unknown }[] | undefined;
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      // Every message passed `accept` just before (edited ones were parsed again), so this is an array.
+      calls = (message.tool_calls as { id?: unknown }[] | undefined) ?? [];
+    } else if (message.role === 'tool' && !calls?.some((call) => call?.id === message.tool_call_id)) {
+      return false;
     }
-  }
-  for (let index = from; index < messages.length; index++) {
-    const message = messages[index];
-    if (message?.role === 'assistant') callIds = new Set(message.tool_calls?.map((call) => call.id));
-    else if (message?.role === 'tool' && !callIds?.has(message.tool_call_id)) return false;
   }
   return true;
 }
 
 /**
- * Throws `RequestValidationError` listing every rule `params` breaks, before any network call.
+ * Throws `RequestValidationError` listing every rule `params` breaks, before any network call. Messages
+ * and tool definitions re-sent unchanged are not parsed again (see `accepted`).
  * @example validateChatCompletionParams(params, { channel: 'plan' })
  */
 export function validateChatCompletionParams(
   params: unknown,
-  { channel = 'default', validatedMessages = 0, validatedParams }: ValidateChatCompletionOptions = {},
+  { channel = 'default' }: ValidateChatCompletionOptions = {},
 ): void {
-  if (passesIncrementally(params, channel, validatedMessages, validatedParams)) return;
+  if (passesIncrementally(params, channel)) return;
   if (channel === 'plan')
     validateWithSchema(planChatCompletionParamsSchema, 'plan.chat.completions.create', params);
   else validateWithSchema(chatCompletionParamsSchema, 'chat.completions.create', params);

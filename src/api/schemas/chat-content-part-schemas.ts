@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isMp4Url } from '../parts/is-mp4-url.js';
+import { isMp4Url } from '../parts/video-part.js';
 import { dataUriProblem, isHttpUrl, ruleError } from './field-rules.js';
 
 const imageFormats = {

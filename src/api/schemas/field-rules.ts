@@ -71,3 +71,8 @@ export function dataUriProblem(
   if (value.length === head[0].length) return 'must carry base64 data after "base64,"';
   return undefined;
 }
+
+/** True for a non-null object that is not an array: what a JSON object parses to. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

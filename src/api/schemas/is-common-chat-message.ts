@@ -1,4 +1,4 @@
-import { isJsonObject } from './is-json-object.js';
+import { isJsonObject } from './field-rules.js';
 
 type Raw = Record<string, unknown>;
 const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
@@ -8,8 +8,8 @@ const isOptionalString = (value: unknown): boolean => value === undefined || typ
  * messages and user messages with text content, checked by hand with exactly the schema's rules. It only
  * ever accepts; anything else (content parts, a broken rule) is left to the zod schema, so what is
  * refused, and how the error reads, stays the schema's. Why: zod copies every object it parses, and the
- * agent sends its new messages every turn; that garbage cost more than the checks (GC 0.059 -> 0.019 ms
- * per run with validation off, bench non-streamed c=64).
+ * agent sends its new messages every turn; that garbage cost more than the checks
+ * (bench/results/2026-11-22.md, row 16f8e32).
  */
 export function isCommonChatMessage(message: unknown): boolean {
   if (!isJsonObject(message)) return false;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { ChatChannel } from './chat-completion-params-validator.js';
-import { nonEmptyString, ruleError } from './field-rules.js';
-import { isJsonObject } from './is-json-object.js';
+import type { Channel } from '../resources/chat-completions.js';
+import { isJsonObject, nonEmptyString, ruleError } from './field-rules.js';
 import { planModelId } from './model-ids.js';
 import { unsupportedContentType, validateWithSchema } from './validate-with-schema.js';
 
@@ -143,7 +142,7 @@ export type MessagesCountTokensParamsInput = z.input<typeof messagesCountTokensP
 /** Throws `RequestValidationError` when a Messages count-tokens body breaks a rule. */
 export function validateMessagesCountTokensParams(
   params: unknown,
-  { channel = 'default' }: { channel?: ChatChannel } = {},
+  { channel = 'default' }: { channel?: Channel } = {},
 ): void {
   if (channel === 'plan') {
     validateWithSchema(planMessagesCountTokensParamsSchema, 'plan.messages.countTokens', params);

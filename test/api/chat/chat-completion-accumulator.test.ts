@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ChatCompletionAccumulator } from '../../../src/api/chat/chat-completion-accumulator.js';
 import type { ChatCompletionChunk, ToolCall } from '../../../src/api/types/chat.js';
-import { createChunk, createUsage, officialExampleStream } from './chunk-factory.js';
+import { createChunk } from '../../helpers/create-chunk.js';
+import { createUsage } from '../../helpers/create-usage.js';
+import { officialExampleStream } from '../../helpers/official-example-stream.js';
 
 function accumulate(chunks: ChatCompletionChunk[]) {
   const accumulator = new ChatCompletionAccumulator();
@@ -19,7 +21,7 @@ describe('ChatCompletionAccumulator', () => {
         created: 1_700_000_000,
         model: 'svc-3.5-flash',
         choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }],
-        usage: createUsage(8, 3),
+        usage: createUsage({ prompt_tokens: 8, completion_tokens: 3 }),
       });
     });
   });
@@ -27,17 +29,19 @@ describe('ChatCompletionAccumulator', () => {
   describe('when finish_reason is missing or "" and the last delta is {}', () => {
     it('should treat them as "not yet" and keep the final reason', () => {
       const completion = accumulate([
-        createChunk([{ delta: { content: 'a' } }]),
-        createChunk([{ delta: { content: 'b' }, finish_reason: 'length' }]),
-        createChunk([{ delta: {}, finish_reason: '' }]),
-        createChunk([{ delta: {} }]),
+        createChunk({ choices: [{ delta: { content: 'a' } }] }),
+        createChunk({ choices: [{ delta: { content: 'b' }, finish_reason: 'length' }] }),
+        createChunk({ choices: [{ delta: {}, finish_reason: '' }] }),
+        createChunk({ choices: [{ delta: {} }] }),
       ]);
       expect(completion.choices[0]?.message.content).toBe('ab');
       expect(completion.choices[0]?.finish_reason).toBe('length');
     });
 
     it('should leave finish_reason null when no chunk gave one', () => {
-      const completion = accumulate([createChunk([{ delta: { content: 'a' }, finish_reason: '' }])]);
+      const completion = accumulate([
+        createChunk({ choices: [{ delta: { content: 'a' }, finish_reason: '' }] }),
+      ]);
       expect(completion.choices[0]?.finish_reason).toBeNull();
     });
   });
@@ -45,20 +49,32 @@ describe('ChatCompletionAccumulator', () => {
   describe('when usage is cumulative', () => {
     it('should keep the last usage and never sum', () => {
       const completion = accumulate([
-        createChunk([{ delta: { content: 'a' } }], { usage: createUsage(5, 1) }),
-        createChunk([{ delta: { content: 'b' } }], { usage: createUsage(5, 2) }),
-        createChunk([{ delta: {} }], { usage: { ...createUsage(5, 3), cached_tokens: 4 } }),
+        createChunk({
+          choices: [{ delta: { content: 'a' } }],
+          usage: createUsage({ prompt_tokens: 5, completion_tokens: 1 }),
+        }),
+        createChunk({
+          choices: [{ delta: { content: 'b' } }],
+          usage: createUsage({ prompt_tokens: 5, completion_tokens: 2 }),
+        }),
+        createChunk({
+          choices: [{ delta: {} }],
+          usage: { ...createUsage({ prompt_tokens: 5, completion_tokens: 3 }), cached_tokens: 4 },
+        }),
       ]);
-      expect(completion.usage).toEqual({ ...createUsage(5, 3), cached_tokens: 4 });
+      expect(completion.usage).toEqual({
+        ...createUsage({ prompt_tokens: 5, completion_tokens: 3 }),
+        cached_tokens: 4,
+      });
     });
   });
 
   describe('when the model reasons', () => {
     it('should concatenate delta.reasoning', () => {
       const completion = accumulate([
-        createChunk([{ delta: { reasoning: 'Think' } }]),
-        createChunk([{ delta: { reasoning: 'ing.' } }]),
-        createChunk([{ delta: { content: 'Done' }, finish_reason: 'stop' }]),
+        createChunk({ choices: [{ delta: { reasoning: 'Think' } }] }),
+        createChunk({ choices: [{ delta: { reasoning: 'ing.' } }] }),
+        createChunk({ choices: [{ delta: { content: 'Done' }, finish_reason: 'stop' }] }),
       ]);
       expect(completion.choices[0]?.message).toEqual({
         role: 'assistant',
@@ -69,8 +85,8 @@ describe('ChatCompletionAccumulator', () => {
 
     it('should concatenate delta.reasoning_content (alt-style) into reasoning_content', () => {
       const completion = accumulate([
-        createChunk([{ delta: { reasoning_content: 'Alt ' } }]),
-        createChunk([{ delta: { reasoning_content: 'style' } }]),
+        createChunk({ choices: [{ delta: { reasoning_content: 'Alt ' } }] }),
+        createChunk({ choices: [{ delta: { reasoning_content: 'style' } }] }),
       ]);
       expect(completion.choices[0]?.message.reasoning_content).toBe('Alt style');
       expect(completion.choices[0]?.message.reasoning).toBeUndefined();
@@ -81,9 +97,15 @@ describe('ChatCompletionAccumulator', () => {
     it('should join the decoded pcm pieces and the transcript pieces', () => {
       const pieces = [Buffer.from([1, 2, 3, 4]), Buffer.from([5]), Buffer.from([6, 7])];
       const completion = accumulate([
-        createChunk([{ delta: { audio: { data: pieces[0]!.toString('base64'), transcript: 'Hel' } } }]),
-        createChunk([{ delta: { audio: { data: pieces[1]!.toString('base64'), transcript: 'lo' } } }]),
-        createChunk([{ delta: { audio: { data: pieces[2]!.toString('base64') } }, finish_reason: null }]),
+        createChunk({
+          choices: [{ delta: { audio: { data: pieces[0]!.toString('base64'), transcript: 'Hel' } } }],
+        }),
+        createChunk({
+          choices: [{ delta: { audio: { data: pieces[1]!.toString('base64'), transcript: 'lo' } } }],
+        }),
+        createChunk({
+          choices: [{ delta: { audio: { data: pieces[2]!.toString('base64') } }, finish_reason: null }],
+        }),
       ]);
       const audio = completion.choices[0]?.message.audio;
       expect(Buffer.from(audio!.data, 'base64')).toEqual(Buffer.from([1, 2, 3, 4, 5, 6, 7]));
@@ -95,12 +117,14 @@ describe('ChatCompletionAccumulator', () => {
   describe('when n > 1', () => {
     it('should keep each choice by its index', () => {
       const completion = accumulate([
-        createChunk([
-          { index: 1, delta: { content: 'B' } },
-          { index: 0, delta: { content: 'A' } },
-        ]),
-        createChunk([{ index: 0, delta: { content: '1' }, finish_reason: 'stop' }]),
-        createChunk([{ index: 1, delta: { content: '2' }, finish_reason: 'length' }]),
+        createChunk({
+          choices: [
+            { index: 1, delta: { content: 'B' } },
+            { index: 0, delta: { content: 'A' } },
+          ],
+        }),
+        createChunk({ choices: [{ index: 0, delta: { content: '1' }, finish_reason: 'stop' }] }),
+        createChunk({ choices: [{ index: 1, delta: { content: '2' }, finish_reason: 'length' }] }),
       ]);
       expect(completion.choices.map((c) => [c.index, c.message.content, c.finish_reason])).toEqual([
         [0, 'A1', 'stop'],
@@ -112,30 +136,38 @@ describe('ChatCompletionAccumulator', () => {
   describe('when tool-call deltas carry an index', () => {
     it('should merge argument fragments by index, interleaved', () => {
       const completion = accumulate([
-        createChunk([
-          {
-            delta: {
-              tool_calls: [
-                {
-                  index: 0,
-                  id: 'call_a',
-                  type: 'function',
-                  function: { name: 'get_weather', arguments: '' },
-                },
-                {
-                  index: 1,
-                  id: 'call_b',
-                  type: 'function',
-                  function: { name: 'get_time', arguments: '{"tz"' },
-                },
-              ],
+        createChunk({
+          choices: [
+            {
+              delta: {
+                tool_calls: [
+                  {
+                    index: 0,
+                    id: 'call_a',
+                    type: 'function',
+                    function: { name: 'get_weather', arguments: '' },
+                  },
+                  {
+                    index: 1,
+                    id: 'call_b',
+                    type: 'function',
+                    function: { name: 'get_time', arguments: '{"tz"' },
+                  },
+                ],
+              },
             },
-          },
-        ]),
-        createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] } }]),
-        createChunk([{ delta: { tool_calls: [{ index: 1, id: '', function: { arguments: ':"UTC"}' } }] } }]),
-        createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] } }]),
-        createChunk([{ delta: {}, finish_reason: 'tool_calls' }]),
+          ],
+        }),
+        createChunk({
+          choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] } }],
+        }),
+        createChunk({
+          choices: [{ delta: { tool_calls: [{ index: 1, id: '', function: { arguments: ':"UTC"}' } }] } }],
+        }),
+        createChunk({
+          choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] } }],
+        }),
+        createChunk({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }),
       ]);
       expect(completion.choices[0]?.message.tool_calls).toEqual([
         { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
@@ -153,12 +185,12 @@ describe('ChatCompletionAccumulator', () => {
         function: { name, arguments: args },
       });
       const completion = accumulate([
-        createChunk([{ delta: { tool_calls: [legacy('get_weather', '')] } }]),
-        createChunk([{ delta: { tool_calls: [legacy('', '{"')] } }]),
-        createChunk([{ delta: { tool_calls: [legacy('', 'city":"Paris"}')] } }]),
-        createChunk([{ delta: { tool_calls: [legacy('get_time', '')] } }]),
-        createChunk([{ delta: { tool_calls: [legacy('', '{}')] } }]),
-        createChunk([{ delta: {}, finish_reason: 'tool_calls' }]),
+        createChunk({ choices: [{ delta: { tool_calls: [legacy('get_weather', '')] } }] }),
+        createChunk({ choices: [{ delta: { tool_calls: [legacy('', '{"')] } }] }),
+        createChunk({ choices: [{ delta: { tool_calls: [legacy('', 'city":"Paris"}')] } }] }),
+        createChunk({ choices: [{ delta: { tool_calls: [legacy('get_time', '')] } }] }),
+        createChunk({ choices: [{ delta: { tool_calls: [legacy('', '{}')] } }] }),
+        createChunk({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }),
       ]);
       const calls = completion.choices[0]?.message.tool_calls as ToolCall[];
       expect(calls.map((call) => [call.type, call.function.name, call.function.arguments])).toEqual([
@@ -173,9 +205,13 @@ describe('ChatCompletionAccumulator', () => {
 
     it('should continue a call by its id when deltas have an id but no index', () => {
       const completion = accumulate([
-        createChunk([{ delta: { tool_calls: [{ id: 'x1', function: { name: 'a', arguments: '{"q":' } }] } }]),
-        createChunk([{ delta: { tool_calls: [{ id: 'x2', function: { name: 'b', arguments: '{}' } }] } }]),
-        createChunk([{ delta: { tool_calls: [{ id: 'x1', function: { arguments: '1}' } }] } }]),
+        createChunk({
+          choices: [{ delta: { tool_calls: [{ id: 'x1', function: { name: 'a', arguments: '{"q":' } }] } }],
+        }),
+        createChunk({
+          choices: [{ delta: { tool_calls: [{ id: 'x2', function: { name: 'b', arguments: '{}' } }] } }],
+        }),
+        createChunk({ choices: [{ delta: { tool_calls: [{ id: 'x1', function: { arguments: '1}' } }] } }] }),
       ]);
       const calls = completion.choices[0]?.message.tool_calls as ToolCall[];
       expect(calls.map((call) => [call.id, call.function.name, call.function.arguments])).toEqual([
@@ -189,30 +225,34 @@ describe('ChatCompletionAccumulator', () => {
     it('should keep the web_search entry apart from the function calls', () => {
       const results = [{ index: 1, url: 'https://example.com', title: 'Example', summary: 'An example' }];
       const completion = accumulate([
-        createChunk([
-          {
-            delta: {
-              role: 'assistant',
-              tool_calls: [
-                {
-                  id: 'ws1',
-                  type: 'web_search',
-                  function: { name: 'svc_websearch', arguments: '{}', results },
-                },
-              ],
+        createChunk({
+          choices: [
+            {
+              delta: {
+                role: 'assistant',
+                tool_calls: [
+                  {
+                    id: 'ws1',
+                    type: 'web_search',
+                    function: { name: 'svc_websearch', arguments: '{}', results },
+                  },
+                ],
+              },
             },
-          },
-        ]),
-        createChunk([
-          {
-            delta: {
-              tool_calls: [
-                { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
-              ],
+          ],
+        }),
+        createChunk({
+          choices: [
+            {
+              delta: {
+                tool_calls: [
+                  { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+                ],
+              },
             },
-          },
-        ]),
-        createChunk([{ delta: { content: 'Found it.' }, finish_reason: 'stop' }]),
+          ],
+        }),
+        createChunk({ choices: [{ delta: { content: 'Found it.' }, finish_reason: 'stop' }] }),
       ]);
       expect(completion.choices[0]?.message.tool_calls).toEqual([
         { id: 'ws1', type: 'web_search', function: { name: 'svc_websearch', arguments: '{}', results } },
@@ -226,16 +266,18 @@ describe('ChatCompletionAccumulator', () => {
     it('should say which accumulated call each tool-call delta went to', () => {
       const accumulator = new ChatCompletionAccumulator();
       const first = accumulator.addWithUpdates(
-        createChunk([
-          {
-            delta: {
-              tool_calls: [
-                { id: 'ws1', type: 'web_search', function: { name: 'svc_websearch', arguments: '{}' } },
-                { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a"' } },
-              ],
+        createChunk({
+          choices: [
+            {
+              delta: {
+                tool_calls: [
+                  { id: 'ws1', type: 'web_search', function: { name: 'svc_websearch', arguments: '{}' } },
+                  { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a"' } },
+                ],
+              },
             },
-          },
-        ]),
+          ],
+        }),
       );
       expect(first).toEqual([
         {
@@ -255,9 +297,9 @@ describe('ChatCompletionAccumulator', () => {
         },
       ]);
       const second = accumulator.addWithUpdates(
-        createChunk([
-          { delta: { content: 'x', tool_calls: [{ index: 0, function: { arguments: ':1}' } }] } },
-        ]),
+        createChunk({
+          choices: [{ delta: { content: 'x', tool_calls: [{ index: 0, function: { arguments: ':1}' } }] } }],
+        }),
       );
       expect(second).toEqual([
         { kind: 'content', choice: 0, text: 'x' },
@@ -270,15 +312,15 @@ describe('ChatCompletionAccumulator', () => {
           argumentsDelta: ':1}',
         },
       ]);
-      expect(accumulator.addWithUpdates(createChunk([{ delta: {}, finish_reason: 'tool_calls' }]))).toEqual([
-        { kind: 'finish', choice: 0, finishReason: 'tool_calls' },
-      ]);
+      expect(
+        accumulator.addWithUpdates(createChunk({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] })),
+      ).toEqual([{ kind: 'finish', choice: 0, finishReason: 'tool_calls' }]);
     });
 
     it('should report reasoning and audio pieces', () => {
       const accumulator = new ChatCompletionAccumulator();
       const updates = accumulator.addWithUpdates(
-        createChunk([{ delta: { reasoning: 'r', audio: { data: 'AAA=', transcript: 't' } } }]),
+        createChunk({ choices: [{ delta: { reasoning: 'r', audio: { data: 'AAA=', transcript: 't' } } }] }),
       );
       expect(updates).toEqual([
         { kind: 'reasoning', choice: 0, text: 'r' },
@@ -291,16 +333,22 @@ describe('ChatCompletionAccumulator', () => {
     it('should not change when the caller mutates it or more chunks arrive', () => {
       const accumulator = new ChatCompletionAccumulator();
       accumulator.add(
-        createChunk([
-          {
-            delta: {
-              tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{' } }],
+        createChunk({
+          choices: [
+            {
+              delta: {
+                tool_calls: [
+                  { index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{' } },
+                ],
+              },
             },
-          },
-        ]),
+          ],
+        }),
       );
       const early = accumulator.snapshot();
-      accumulator.add(createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '}' } }] } }]));
+      accumulator.add(
+        createChunk({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '}' } }] } }] }),
+      );
       expect((early.choices[0]!.message.tool_calls![0] as ToolCall).function.arguments).toBe('{');
       expect((accumulator.snapshot().choices[0]!.message.tool_calls![0] as ToolCall).function.arguments).toBe(
         '{}',

@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCompletionStream } from '../../../src/api/chat/chat-completion-stream.js';
 import type { ChatCompletionChunk, ToolCall } from '../../../src/api/types/chat.js';
-import { APIConnectionError } from '../../../src/transport/errors/api-connection-error.js';
-import { APIError } from '../../../src/transport/errors/api-error.js';
-import { APIUserAbortError } from '../../../src/transport/errors/api-user-abort-error.js';
-import { type ApiTestSetup, createApiTestSetup, sendSse } from '../create-api-test-setup.js';
-import { createChunk, createUsage, officialExampleStream } from './chunk-factory.js';
+import { APIConnectionError, APIError, APIUserAbortError } from '../../../src/transport/errors/api-error.js';
+import { type ApiTestSetup, createApiTestSetup, sendSse } from '../../helpers/create-api-test-setup.js';
+import { createChunk } from '../../helpers/create-chunk.js';
+import { createUsage } from '../../helpers/create-usage.js';
+import { officialExampleStream } from '../../helpers/official-example-stream.js';
 
 const params = {
   model: 'svc-3.5-flash',
@@ -42,7 +42,7 @@ describe('ChatCompletionStream', () => {
       expect(completion.choices).toEqual([
         { index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' },
       ]);
-      expect(completion.usage).toEqual(createUsage(8, 3));
+      expect(completion.usage).toEqual(createUsage({ prompt_tokens: 8, completion_tokens: 3 }));
     });
   });
 
@@ -67,11 +67,20 @@ describe('ChatCompletionStream', () => {
         function: { name, arguments: args },
       });
       const stream = await streamOf([
-        createChunk([{ delta: { role: 'assistant', content: '' }, finish_reason: '' }], { created: 0 }),
-        createChunk([{ delta: { role: '', tool_calls: [legacy('get_weather', '')] }, finish_reason: '' }]),
-        createChunk([{ delta: { role: '', tool_calls: [legacy('', '{"')] }, finish_reason: '' }]),
-        createChunk([{ delta: { role: '', tool_calls: [legacy('', 'city":"Oslo"}')] }, finish_reason: '' }]),
-        createChunk([{ delta: {}, finish_reason: 'tool_calls' }]),
+        createChunk({
+          choices: [{ delta: { role: 'assistant', content: '' }, finish_reason: '' }],
+          created: 0,
+        }),
+        createChunk({
+          choices: [{ delta: { role: '', tool_calls: [legacy('get_weather', '')] }, finish_reason: '' }],
+        }),
+        createChunk({
+          choices: [{ delta: { role: '', tool_calls: [legacy('', '{"')] }, finish_reason: '' }],
+        }),
+        createChunk({
+          choices: [{ delta: { role: '', tool_calls: [legacy('', 'city":"Oslo"}')] }, finish_reason: '' }],
+        }),
+        createChunk({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }),
       ]);
       const completion = await stream.finalCompletion();
       const calls = completion.choices[0]?.message.tool_calls as ToolCall[];
@@ -85,8 +94,8 @@ describe('ChatCompletionStream', () => {
     it('should accumulate each as the service sends it', async () => {
       const results = [{ index: 1, url: 'https://example.com', title: 'Example' }];
       const stream = await streamOf([
-        createChunk(
-          [
+        createChunk({
+          choices: [
             {
               index: 0,
               delta: {
@@ -96,19 +105,28 @@ describe('ChatCompletionStream', () => {
             },
             { index: 1, delta: { role: 'assistant', reasoning_content: 'alt' } },
           ],
-          { created: 0, usage: createUsage(0, 0) },
-        ),
-        createChunk([{ index: 0, delta: { reasoning: 'plain' } }], { usage: createUsage(4, 1) }),
-        createChunk([
-          { index: 0, delta: { audio: { data: Buffer.from('ab').toString('base64'), transcript: 'Hi' } } },
-        ]),
-        createChunk([
-          { index: 0, delta: { audio: { data: Buffer.from('c').toString('base64'), transcript: '!' } } },
-        ]),
-        createChunk([{ index: 1, delta: { content: 'second' }, finish_reason: 'stop' }], {
-          usage: createUsage(4, 6),
+          created: 0,
+          usage: createUsage({ prompt_tokens: 0, completion_tokens: 0 }),
         }),
-        createChunk([{ index: 0, delta: {}, finish_reason: null }]),
+        createChunk({
+          choices: [{ index: 0, delta: { reasoning: 'plain' } }],
+          usage: createUsage({ prompt_tokens: 4, completion_tokens: 1 }),
+        }),
+        createChunk({
+          choices: [
+            { index: 0, delta: { audio: { data: Buffer.from('ab').toString('base64'), transcript: 'Hi' } } },
+          ],
+        }),
+        createChunk({
+          choices: [
+            { index: 0, delta: { audio: { data: Buffer.from('c').toString('base64'), transcript: '!' } } },
+          ],
+        }),
+        createChunk({
+          choices: [{ index: 1, delta: { content: 'second' }, finish_reason: 'stop' }],
+          usage: createUsage({ prompt_tokens: 4, completion_tokens: 6 }),
+        }),
+        createChunk({ choices: [{ index: 0, delta: {}, finish_reason: null }] }),
       ]);
       const completion = await stream.finalCompletion();
       const [first, second] = completion.choices;
@@ -120,28 +138,32 @@ describe('ChatCompletionStream', () => {
       expect(first?.message.audio?.transcript).toBe('Hi!');
       expect(first?.finish_reason).toBeNull();
       expect(second?.message).toEqual({ role: 'assistant', content: 'second', reasoning_content: 'alt' });
-      expect(completion.usage).toEqual(createUsage(4, 6));
+      expect(completion.usage).toEqual(createUsage({ prompt_tokens: 4, completion_tokens: 6 }));
     });
   });
 
   describe('when iterated with updates', () => {
     it('should pair each chunk with the call position its tool-call delta went to', async () => {
       const stream = await streamOf([
-        createChunk([
-          {
-            delta: {
-              tool_calls: [
-                { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } },
-              ],
+        createChunk({
+          choices: [
+            {
+              delta: {
+                tool_calls: [
+                  { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } },
+                ],
+              },
             },
-          },
-        ]),
-        createChunk([
-          {
-            delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] },
-            finish_reason: 'tool_calls',
-          },
-        ]),
+          ],
+        }),
+        createChunk({
+          choices: [
+            {
+              delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        }),
       ]);
       const seen = [];
       for await (const { chunk, updates } of stream.withUpdates())
@@ -200,19 +222,21 @@ describe('ChatCompletionStream', () => {
   describe('when iterated per read (updatesPerRead, the agent fast path)', () => {
     const toolStream = (): ChatCompletionChunk[] => [
       ...officialExampleStream().slice(0, -1),
-      createChunk([{ delta: { reasoning: 'thinking' } }]),
-      createChunk([
-        {
-          delta: {
-            tool_calls: [
-              { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } },
-            ],
+      createChunk({ choices: [{ delta: { reasoning: 'thinking' } }] }),
+      createChunk({
+        choices: [
+          {
+            delta: {
+              tool_calls: [
+                { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } },
+              ],
+            },
           },
-        },
-      ]),
-      createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] } }]),
-      createChunk([{ delta: { tool_calls: [{ index: 0, function: { arguments: '1}' } }] } }]),
-      createChunk([{ delta: {}, finish_reason: 'tool_calls' }]),
+        ],
+      }),
+      createChunk({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] } }] }),
+      createChunk({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '1}' } }] } }] }),
+      createChunk({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }),
     ];
     const sseBytes = (chunks: unknown[]) =>
       Buffer.from(
@@ -268,7 +292,9 @@ describe('ChatCompletionStream', () => {
     it('should yield the updates before a bad chunk of the same read, then throw', async () => {
       setup.server.setHandler((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`data: ${JSON.stringify(createChunk([{ delta: { content: 'a' } }]))}\n\ndata: {not json\n\n`);
+        res.end(
+          `data: ${JSON.stringify(createChunk({ choices: [{ delta: { content: 'a' } }] }))}\n\ndata: {not json\n\n`,
+        );
       });
       const stream = await setup.client.chat.completions.create(params);
       const iterator = stream.updatesPerRead()[Symbol.asyncIterator]();
@@ -288,7 +314,7 @@ describe('ChatCompletionStream', () => {
     it('should end a pending iteration with APIUserAbortError on abort()', async () => {
       setup.server.setHandler((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify(createChunk([{ delta: { content: 'a' } }]))}\n\n`);
+        res.write(`data: ${JSON.stringify(createChunk({ choices: [{ delta: { content: 'a' } }] }))}\n\n`);
         // Never ends: only abort() can finish this stream.
       });
       const stream = await setup.client.chat.completions.create(params);
@@ -303,7 +329,9 @@ describe('ChatCompletionStream', () => {
 
   describe('when many events arrive in one read', () => {
     it('should serve each of them, with updates, and then end at [DONE]', async () => {
-      const chunks = Array.from({ length: 50 }, (_, i) => createChunk([{ delta: { content: `t${i} ` } }]));
+      const chunks = Array.from({ length: 50 }, (_, i) =>
+        createChunk({ choices: [{ delta: { content: `t${i} ` } }] }),
+      );
       setup.server.setHandler((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(
@@ -324,9 +352,12 @@ describe('ChatCompletionStream', () => {
     it('should throw APIConnectionError after the chunks that arrived', async () => {
       setup.server.setHandler((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify(createChunk([{ delta: { content: 'a' } }]))}\n\n`, () => {
-          setTimeout(() => res.socket?.destroy(), 10);
-        });
+        res.write(
+          `data: ${JSON.stringify(createChunk({ choices: [{ delta: { content: 'a' } }] }))}\n\n`,
+          () => {
+            setTimeout(() => res.socket?.destroy(), 10);
+          },
+        );
       });
       const stream = await setup.client.chat.completions.create(params);
       const seen: string[] = [];
@@ -342,7 +373,7 @@ describe('ChatCompletionStream', () => {
   describe('when the stream reports an error event', () => {
     it('should throw a typed APIError with the message', async () => {
       const stream = await streamOf([
-        createChunk([{ delta: { content: 'a' } }]),
+        createChunk({ choices: [{ delta: { content: 'a' } }] }),
         { error: { message: 'Output blocked by moderation', type: 'content_filter' } },
       ]);
       const error = await stream.finalCompletion().catch((e: unknown) => e);

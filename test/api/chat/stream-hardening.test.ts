@@ -1,12 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError } from '../../../src/transport/errors/api-connection-error.js';
-import { APIError } from '../../../src/transport/errors/api-error.js';
-import { APITimeoutError } from '../../../src/transport/errors/api-timeout-error.js';
-import { AuthenticationError } from '../../../src/transport/errors/authentication-error.js';
-import { type ApiTestSetup, createApiTestSetup, testApiKey } from '../create-api-test-setup.js';
-import { createChunk } from './chunk-factory.js';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  AuthenticationError,
+} from '../../../src/transport/errors/api-error.js';
+import { type ApiTestSetup, createApiTestSetup, testApiKey } from '../../helpers/create-api-test-setup.js';
+import { createChunk } from '../../helpers/create-chunk.js';
 
 const params = {
   model: 'svc-3.5-flash',
@@ -44,7 +46,7 @@ describe('ChatCompletionStream against a hostile server', () => {
     it('should end within the idle timeout with a retryable APITimeoutError', async () => {
       setup.server.setHandler((_req, res) => {
         head(res);
-        res.write(data(createChunk([{ delta: { content: 'a' } }])));
+        res.write(data(createChunk({ choices: [{ delta: { content: 'a' } }] })));
         // Then silence, never ended.
       });
       const stream = await setup.client.chat.completions.create(params);
@@ -60,10 +62,10 @@ describe('ChatCompletionStream against a hostile server', () => {
       setup.server.setHandler(async (_req, res) => {
         head(res);
         for (let i = 0; i < 6; i++) {
-          res.write(data(createChunk([{ delta: { content: `${i}` } }])));
+          res.write(data(createChunk({ choices: [{ delta: { content: `${i}` } }] })));
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        res.end(`${data(createChunk([{ delta: {}, finish_reason: 'stop' }]))}data: [DONE]\n\n`);
+        res.end(`${data(createChunk({ choices: [{ delta: {}, finish_reason: 'stop' }] }))}data: [DONE]\n\n`);
       });
       const stream = await setup.client.chat.completions.create(params);
       expect((await stream.finalCompletion()).choices[0]?.message.content).toBe('012345');
@@ -74,7 +76,9 @@ describe('ChatCompletionStream against a hostile server', () => {
     it('should leave no idle timer behind holding the finished stream', async () => {
       setup.server.setHandler((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`${data(createChunk([{ delta: { content: 'a' }, finish_reason: 'stop' }]))}data: [DONE]\n\n`);
+        res.end(
+          `${data(createChunk({ choices: [{ delta: { content: 'a' }, finish_reason: 'stop' }] }))}data: [DONE]\n\n`,
+        );
       });
       const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
       const before = timers();
@@ -92,20 +96,22 @@ describe('ChatCompletionStream against a hostile server', () => {
         head(res);
         res.end(
           data(
-            createChunk([
-              {
-                delta: {
-                  tool_calls: [
-                    {
-                      index: 0,
-                      id: 'call_1',
-                      type: 'function',
-                      function: { name: 'w', arguments: '{"city":"Pa' },
-                    },
-                  ],
+            createChunk({
+              choices: [
+                {
+                  delta: {
+                    tool_calls: [
+                      {
+                        index: 0,
+                        id: 'call_1',
+                        type: 'function',
+                        function: { name: 'w', arguments: '{"city":"Pa' },
+                      },
+                    ],
+                  },
                 },
-              },
-            ]),
+              ],
+            }),
           ),
         );
       });
@@ -118,7 +124,7 @@ describe('ChatCompletionStream against a hostile server', () => {
     it('should accept a body that ends without [DONE] after a finish_reason', async () => {
       setup.server.setHandler((_req, res) => {
         head(res);
-        res.end(data(createChunk([{ delta: { content: 'ok' }, finish_reason: 'stop' }])));
+        res.end(data(createChunk({ choices: [{ delta: { content: 'ok' }, finish_reason: 'stop' }] })));
       });
       const stream = await setup.client.chat.completions.create(params);
       expect((await stream.finalCompletion()).choices[0]?.message.content).toBe('ok');
@@ -183,7 +189,9 @@ describe('ChatCompletionStream against a hostile server', () => {
     it('should throw a retryable APIError for a malformed stream chunk', async () => {
       setup.server.setHandler((_req, res) => {
         head(res);
-        res.end(`${data(createChunk([{ delta: { content: 'a' } }]))}data: {"choices":[{"del\n\n`);
+        res.end(
+          `${data(createChunk({ choices: [{ delta: { content: 'a' } }] }))}data: {"choices":[{"del\n\n`,
+        );
       });
       const stream = await setup.client.chat.completions.create(params);
       const error = await stream.finalCompletion().catch((e: unknown) => e);

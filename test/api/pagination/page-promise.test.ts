@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
-import { type ApiTestSetup, createApiTestSetup, requestUrl, sendJson } from '../create-api-test-setup.js';
+import {
+  type ApiTestSetup,
+  createApiTestSetup,
+  requestUrl,
+  sendJson,
+} from '../../helpers/create-api-test-setup.js';
 
 /** Nine files served three per page, newest cursor logic as the service does: `after` = last id seen. */
 const allFiles = Array.from({ length: 9 }, (_, i) => ({

@@ -7,8 +7,8 @@ import { imagePart } from '../../../src/api/parts/image-part.js';
 import { PartInputError } from '../../../src/api/parts/part-input-error.js';
 import { textPart } from '../../../src/api/parts/text-part.js';
 import { videoPart } from '../../../src/api/parts/video-part.js';
-import { createApiTestSetup, jsonBody } from '../create-api-test-setup.js';
-import { gif, jpegHead, mp3, tinyPng, tinyWav, webpHead } from './media-bytes.js';
+import { createApiTestSetup, jsonBody } from '../../helpers/create-api-test-setup.js';
+import { gif, jpegHead, mp3, tinyPng, tinyWav, webpHead } from '../../helpers/media-bytes.js';
 
 describe('message part helpers', () => {
   let dir: string;

@@ -7,7 +7,7 @@ import {
   jsonBody,
   sendSse,
   testApiKey,
-} from '../create-api-test-setup.js';
+} from '../../helpers/create-api-test-setup.js';
 
 const completion: ChatCompletion = {
   id: 'cmpl-1',

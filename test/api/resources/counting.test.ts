@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiTestSetup, createApiTestSetup, jsonBody, testApiKey } from '../create-api-test-setup.js';
+import {
+  type ApiTestSetup,
+  createApiTestSetup,
+  jsonBody,
+  testApiKey,
+} from '../../helpers/create-api-test-setup.js';
 
 describe('Tokens and Messages', () => {
   let setup: ApiTestSetup;

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcClient } from '../../../src/api/svc-client.js';
-import { type ApiTestSetup, createApiTestSetup, jsonBody, testApiKey } from '../create-api-test-setup.js';
+import {
+  type ApiTestSetup,
+  createApiTestSetup,
+  jsonBody,
+  testApiKey,
+} from '../../helpers/create-api-test-setup.js';
 
 const user = [{ role: 'user' as const, content: 'Hi' }];
 

@@ -6,15 +6,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
 import { FileProcessingError } from '../../../src/api/files/file-processing-error.js';
 import type { FileObject } from '../../../src/api/types/files.js';
-import { APIUserAbortError } from '../../../src/transport/errors/api-user-abort-error.js';
-import type { ReceivedRequest } from '../../helpers/create-http-test-server.js';
+import { APIUserAbortError } from '../../../src/transport/errors/api-error.js';
 import {
   type ApiTestSetup,
   createApiTestSetup,
   requestUrl,
   sendJson,
   testApiKey,
-} from '../create-api-test-setup.js';
+} from '../../helpers/create-api-test-setup.js';
+import type { ReceivedRequest } from '../../helpers/create-http-test-server.js';
 
 function createFile(overrides: Partial<FileObject> = {}): FileObject {
   return {

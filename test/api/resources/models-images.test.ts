@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiTestSetup, createApiTestSetup, jsonBody, testApiKey } from '../create-api-test-setup.js';
+import {
+  type ApiTestSetup,
+  createApiTestSetup,
+  jsonBody,
+  testApiKey,
+} from '../../helpers/create-api-test-setup.js';
 
 const model = { id: 'svc-3.5-flash', object: 'model', created: 1_700_000_000, owned_by: 'owner' };
 

@@ -3,7 +3,7 @@ import { RequestValidationError } from '../../../src/api/errors/request-validati
 import type { SvcClient } from '../../../src/api/svc-client.js';
 import { fileTools } from '../../../src/tools/built-in/file-tools.js';
 import { knowledgeBaseTools } from '../../../src/tools/built-in/knowledge-base-tools.js';
-import { type ApiTestSetup, createApiTestSetup } from '../create-api-test-setup.js';
+import { type ApiTestSetup, createApiTestSetup } from '../../helpers/create-api-test-setup.js';
 
 const badIds = ['.', '..', 'a/b', '../files', 'a\\b'];
 

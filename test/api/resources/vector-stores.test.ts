@@ -6,7 +6,7 @@ import {
   requestUrl,
   sendJson,
   testApiKey,
-} from '../create-api-test-setup.js';
+} from '../../helpers/create-api-test-setup.js';
 
 describe('VectorStores', () => {
   let setup: ApiTestSetup;

@@ -5,7 +5,7 @@ import {
   jsonBody,
   requestUrl,
   testApiKey,
-} from '../create-api-test-setup.js';
+} from '../../helpers/create-api-test-setup.js';
 
 describe('Voices', () => {
   let setup: ApiTestSetup;

@@ -4,7 +4,7 @@ import {
   validateChatCompletionParams,
 } from '../../../src/api/schemas/chat-completion-params-validator.js';
 import type { ChatCompletionCreateParams } from '../../../src/api/types/chat.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 const createParams = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   model: 'svc-3.5-flash',

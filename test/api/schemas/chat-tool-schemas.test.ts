@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validateChatCompletionParams } from '../../../src/api/schemas/chat-completion-params-validator.js';
-import { issueLinesOf } from './validation-error-of.js';
+import { issueLinesOf } from '../../helpers/validation-error-of.js';
 
 const withTools = (...tools: unknown[]) => ({
   model: 'svc-3.5-flash',

@@ -4,7 +4,7 @@ import {
   validateFileListQuery,
   validateFileUploadParams,
 } from '../../../src/api/schemas/file-params-schemas.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 describe('validateFileUploadParams', () => {
   describe('when the upload is valid', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateImageGenerateParams } from '../../../src/api/schemas/image-generate-params-schema.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 const createParams = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   model: 'svc-1x-medium',

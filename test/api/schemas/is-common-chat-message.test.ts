@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chatMessageSchema } from '../../../src/api/schemas/chat-message-schemas.js';
 import { isCommonChatMessage } from '../../../src/api/schemas/is-common-chat-message.js';
-import { anyValue, message, toolCall } from './chat-message-arbitraries.js';
+import { anyValue, message, toolCall } from '../../helpers/chat-message-arbitraries.js';
 
 describe('isCommonChatMessage', () => {
   describe('when given any message-like value', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateListQuery } from '../../../src/api/schemas/list-query-schema.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 describe('validateListQuery', () => {
   describe('when the query is valid or absent', () => {

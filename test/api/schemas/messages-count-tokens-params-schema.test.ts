@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateMessagesCountTokensParams } from '../../../src/api/schemas/messages-count-tokens-params-schema.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 const createParams = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   model: 'svc-3.5-flash',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateChatCompletionParams } from '../../../src/api/schemas/chat-completion-params-validator.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 const createPlanParams = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   model: 'svc-router-v1',

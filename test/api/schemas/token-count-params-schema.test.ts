@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateTokenCountParams } from '../../../src/api/schemas/token-count-params-schema.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 const createParams = (messages: unknown[]) => ({ model: 'svc-3.5-flash', messages });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateResourceId } from '../../../src/api/schemas/validate-resource-id.js';
-import { validationErrorOf } from './validation-error-of.js';
+import { validationErrorOf } from '../../helpers/validation-error-of.js';
 
 describe('validateResourceId', () => {
   describe('when the id is a non-empty string', () => {

@@ -3,7 +3,7 @@ import {
   validateVectorStoreCreateParams,
   validateVectorStoreFilesCreateParams,
 } from '../../../src/api/schemas/vector-store-params-schemas.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 describe('validateVectorStoreCreateParams', () => {
   describe('when the name and type are valid', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateVoiceCloneParams } from '../../../src/api/schemas/voice-clone-params-schema.js';
-import { issueLinesOf, validationErrorOf } from './validation-error-of.js';
+import { issueLinesOf, validationErrorOf } from '../../helpers/validation-error-of.js';
 
 describe('validateVoiceCloneParams', () => {
   describe('when the request is valid', () => {

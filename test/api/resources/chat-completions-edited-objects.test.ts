@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
+import type { ChatCompletion, ChatMessage, ToolDefinition } from '../../../src/api/types/chat.js';
+import { type ApiTestSetup, createApiTestSetup } from '../../helpers/create-api-test-setup.js';
+
+const completion: ChatCompletion = {
+  id: 'cmpl-1',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'svc-3.5-flash',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+};
+
+// A caller of the client may keep its message and tool objects and edit them between requests: each
+// request is checked as sent, like any other (the client knows nothing of a conversation).
+describe('ChatCompletions validation of objects sent before', () => {
+  let setup: ApiTestSetup;
+  beforeEach(async () => {
+    setup = await createApiTestSetup();
+    setup.replyJson(completion);
+  });
+  afterEach(() => setup.close());
+
+  describe('when a message that passed is edited and sent again', () => {
+    it('should refuse the broken message and send nothing', async () => {
+      const message: Record<string, unknown> = { role: 'user', content: 'Hi' };
+      const params = { model: 'svc-3.5-flash', messages: [message as unknown as ChatMessage] };
+      await setup.client.chat.completions.create(params);
+      message.content = [{ type: 'image_url', image_url: { url: 'ftp://example.com/cat.png' } }];
+      const error = await setup.client.chat.completions.create(params).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(String(error)).toMatch(/messages\[0\]\.content/);
+      expect(setup.server.requests).toHaveLength(1);
+    });
+  });
+
+  describe('when a tool definition that passed is edited and sent again', () => {
+    it('should refuse the broken definition and send nothing', async () => {
+      const tool = { type: 'function', function: { name: 'get_weather' } } as ToolDefinition;
+      const params = {
+        model: 'svc-3.5-flash',
+        messages: [{ role: 'user' as const, content: 'Hi' }],
+        tools: [tool],
+      };
+      await setup.client.chat.completions.create(params);
+      (tool as { function: { name: string } }).function.name = 'get weather';
+      const error = await setup.client.chat.completions.create(params).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(String(error)).toMatch(/tools\[0\]\.function\.name/);
+      expect(setup.server.requests).toHaveLength(1);
+    });
+  });
+});
