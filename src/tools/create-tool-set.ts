@@ -1,10 +1,9 @@
-import { deepFreeze } from '../api/schemas/validated-tool-arrays.js';
 import type { ToolDefinition } from '../api/types/chat.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { AnyTool, HostedTool, Tool, ToolSet } from './tool.js';
 
 /** Name a tool occupies in the request's `tools` (hosted web search has none, so it uses its type). */
-export function toolNameOf(tool: AnyTool): string {
+function toolNameOf(tool: AnyTool): string {
   if (tool.kind === 'function') return tool.name;
   return tool.definition.type === 'retrieval' ? tool.definition.function.name : tool.definition.type;
 }
@@ -30,17 +29,7 @@ export function createToolSet(tools: readonly AnyTool[]): ToolSet {
     seen.add(name);
     if (tool.kind === 'function') functions.set(name, tool);
     else hosted.push(tool);
-    // A frozen copy: the request validator checks a frozen array once and then knows it by identity.
-    definitions.push(frozenCopy(tool.definition));
+    definitions.push(tool.definition);
   });
-  return { functions, hosted, definitions: Object.freeze(definitions) as ToolDefinition[] };
-}
-
-/** A deep-frozen copy of plain JSON data; anything that cannot be cloned is sent as given (checked each turn). */
-function frozenCopy(definition: ToolDefinition): ToolDefinition {
-  try {
-    return deepFreeze(structuredClone(definition));
-  } catch {
-    return definition;
-  }
+  return { functions, hosted, definitions };
 }

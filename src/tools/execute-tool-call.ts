@@ -76,7 +76,13 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
   }
   const input = parsed.value;
   if (signal?.aborted)
-    return { ...base, input, status: 'aborted', content: notStartedText(toolName), error: reasonOf(signal) };
+    return {
+      ...base,
+      input,
+      status: 'aborted',
+      content: cancelledText(toolName, tool.idempotent, false),
+      error: reasonOf(signal),
+    };
 
   const result = await runWithTimeout({
     signal,
@@ -120,7 +126,7 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
       return {
         ...started,
         status: 'aborted',
-        content: stoppedText(toolName, tool.idempotent),
+        content: cancelledText(toolName, tool.idempotent, true),
         error: toError(failed.error),
       };
     default: {
@@ -149,19 +155,23 @@ function tryFormat(value: unknown, maxChars: number | undefined): string | { err
   }
 }
 
-/** The `tool` message of a call aborted before its tool started. */
-export function notStartedText(toolName: string): string {
-  return `Tool ${toolName} was not run: the run was aborted before it started.`;
-}
-
 /**
- * The `tool` message of a call aborted while its tool ran: a tool may ignore its signal and finish its
- * side effect anyway, so the model is told what is known, not "cancelled".
+ * The `tool` message of a call an abort stopped. `started`: true when its tool ran, false when it never
+ * did, undefined when not known (the ledger forgets only an idempotent call stopped mid-run, so an unknown
+ * non-idempotent call never started). A tool may ignore its signal and finish its side effect anyway, so
+ * the model is told what is known, not "cancelled".
  */
-export function stoppedText(toolName: string, idempotent: boolean): string {
-  return idempotent
-    ? `Tool ${toolName} was stopped while it ran (the run was aborted); it may have taken effect, and running it again is safe.`
-    : `Tool ${toolName} was stopped while it ran (the run was aborted); it may have taken effect, so check before running it again.`;
+export function cancelledText(toolName: string, idempotent: boolean, started?: boolean): string {
+  const stopped = `Tool ${toolName} was stopped while it ran (the run was aborted); it may have taken effect`;
+  if (started === true) {
+    return idempotent
+      ? `${stopped}, and running it again is safe.`
+      : `${stopped}, so check before running it again.`;
+  }
+  if (started === undefined && idempotent) {
+    return `Tool ${toolName} was stopped or not started (the run was aborted); it may have taken effect, and running it again is safe.`;
+  }
+  return `Tool ${toolName} was not run: the run was aborted before it started.`;
 }
 
 function reasonOf(signal: AbortSignal): Error {

@@ -22,12 +22,58 @@ export function formatToolOutput(output: unknown, maxChars = DEFAULT_MAX_TOOL_OU
   return truncateToolOutput(toText(output), maxChars);
 }
 
-function toText(output: unknown): string {
+/**
+ * The text of a tool's output. Plain data (what most tools return) goes straight to `JSON.stringify`,
+ * which writes it exactly as the careful walk would, without the walk's copies and path strings
+ * (bench/results/2026-11-24-format-tool-output.md); anything the walk treats its own way sends the whole
+ * value there. Exported beside {@link toTextCarefully} for the property test that pins the two together.
+ */
+export function toText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (output === undefined) return '';
   if (output === null || typeof output === 'number' || typeof output === 'boolean')
     return JSON.stringify(output);
+  if (isPlainData(output, 0)) return JSON.stringify(output);
+  return toTextCarefully(output);
+}
+
+/** The simple path of {@link toText}: a JSON-ready copy by {@link toJsonValue}, then `JSON.stringify`. */
+export function toTextCarefully(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (output === undefined) return '';
   return JSON.stringify(toJsonValue(output, 'output', [])) ?? '';
+}
+
+/** Deeper than this, {@link isPlainData} gives up: the value may be cyclic, which only the walk names. */
+const MAX_PLAIN_DEPTH = 64;
+
+/**
+ * True when `JSON.stringify(value)` writes what the careful walk would: strings, numbers, booleans, null,
+ * `undefined` inside containers, plain arrays and objects (no `toJSON`, no `__proto__` key, no symbol
+ * keys) and ordinary Dates. A getter of a plain object is read here and again by `JSON.stringify`.
+ */
+function isPlainData(value: unknown, depth: number): boolean {
+  if (value === null) return true;
+  const type = typeof value;
+  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined') return true;
+  if (type !== 'object' || depth > MAX_PLAIN_DEPTH) return false;
+  const object = value as { toJSON?: unknown };
+  const proto = Object.getPrototypeOf(object);
+  if (proto === Array.prototype) {
+    if (object.toJSON !== undefined) return false;
+    const array = value as unknown[];
+    for (let i = 0; i < array.length; i++) if (!isPlainData(array[i], depth + 1)) return false;
+    return true;
+  }
+  if (proto === Object.prototype || proto === null) {
+    if (object.toJSON !== undefined) return false;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (key === '__proto__' || !isPlainData(record[key], depth + 1)) return false;
+    }
+    return Object.getOwnPropertySymbols(record).length === 0;
+  }
+  return proto === Date.prototype && object.toJSON === Date.prototype.toJSON;
 }
 
 /** `text` cut to `maxChars` characters (never inside a surrogate pair) with a marker saying how much was cut. */

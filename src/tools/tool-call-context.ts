@@ -4,7 +4,7 @@ import type { ToolContext } from './tool.js';
 
 /**
  * The `ctx` a tool's `execute` gets. A class with `signal` as a prototype getter, not an object literal
- * with an accessor (V8 builds those through a slow path, about 25x dearer): the signal is created on first
+ * with an accessor (V8 builds those through a slow path; bench/results/2026-11-22.md, row 2a28a32): the signal is created on first
  * read, since most tools never look at it.
  */
 export class ToolCallContext<C> implements ToolContext<C> {

@@ -6,7 +6,7 @@ import { ToolExecutionError } from '../../src/tools/errors/tool-execution-error.
 import { ToolTimeoutError } from '../../src/tools/errors/tool-timeout-error.js';
 import { executeToolCall } from '../../src/tools/execute-tool-call.js';
 import type { AnyTool, ToolContext } from '../../src/tools/tool.js';
-import { createToolCall } from './helpers/create-tool-call.js';
+import { createToolCall } from '../helpers/create-tool-call.js';
 
 function weatherTool(execute: (args: { city: string }, ctx: ToolContext) => unknown, timeoutMs?: number) {
   return defineTool({

@@ -5,7 +5,7 @@ import { createToolSet } from '../../src/tools/create-tool-set.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { executeToolCalls } from '../../src/tools/execute-tool-calls.js';
 import { ToolCallLedger } from '../../src/tools/tool-call-ledger.js';
-import { createToolCall } from './helpers/create-tool-call.js';
+import { createToolCall } from '../helpers/create-tool-call.js';
 
 /** A tool that counts calls and the most calls in flight at once. */
 function createCountingTool() {

@@ -4,9 +4,9 @@ import type { SvcClient } from '../../api/svc-client.js';
 import type { FileObject } from '../../api/types/files.js';
 import { defineTool } from '../define-tool.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
-import { loadZod } from '../load-zod.js';
+import { loadZod } from '../load-module-sync.js';
 import type { Tool } from '../tool.js';
-import { compact } from './compact.js';
+import { compact } from '../utils.js';
 import { readInsideRoot } from './resolve-inside-root.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 

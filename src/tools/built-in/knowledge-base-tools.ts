@@ -3,9 +3,9 @@ import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
 import { SvcError } from '../../transport/errors/svc-error.js';
 import { defineTool } from '../define-tool.js';
-import { loadZod } from '../load-zod.js';
+import { loadZod } from '../load-module-sync.js';
 import type { Tool } from '../tool.js';
-import { compact } from './compact.js';
+import { compact } from '../utils.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 
 /** Names of the knowledge-base tools. */

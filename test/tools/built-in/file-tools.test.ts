@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTools } from '../../../src/tools/built-in/file-tools.js';
 import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
-import { callTool, jsonOf, startToolService, type ToolService } from '../helpers/start-tool-service.js';
+import { callTool, jsonOf, startToolService, type ToolService } from '../../helpers/start-tool-service.js';
 
 let service: ToolService;
 let base: string;

@@ -5,8 +5,8 @@ import { knowledgeBaseTools } from '../../../src/tools/built-in/knowledge-base-t
 import { createToolSet } from '../../../src/tools/create-tool-set.js';
 import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
 import { executeToolCall } from '../../../src/tools/execute-tool-call.js';
-import { createToolCall } from '../helpers/create-tool-call.js';
-import { callTool, jsonOf, startToolService, type ToolService } from '../helpers/start-tool-service.js';
+import { createToolCall } from '../../helpers/create-tool-call.js';
+import { callTool, jsonOf, startToolService, type ToolService } from '../../helpers/start-tool-service.js';
 
 let service: ToolService;
 beforeAll(async () => {
