@@ -2,7 +2,6 @@ import { defineTool } from '../tools/define-tool.js';
 import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
-import { ignoreEvents } from './ignore-events.js';
 import { currentRunScope, markScopedTool } from './run-scope.js';
 import { addUsage, emptyUsage, subtractUsage } from './usage.js';
 
@@ -53,10 +52,10 @@ export function agentAsTool<C>(
       const input = saved ?? String(args.input ?? '');
       const runOptions = { context: (options.context ?? ctx.context) as C, signal: ctx.signal };
       let result: Awaited<ReturnType<typeof agent.run>>;
-      if (scope && scope.emit !== ignoreEvents) {
+      if (scope?.emit) {
         const stream = agent.stream(input, runOptions);
         for await (const event of stream) {
-          scope.emit({ type: 'sub-agent', agent: agent.name, toolCallId: ctx.toolCallId, event });
+          scope.emit?.({ type: 'sub-agent', agent: agent.name, toolCallId: ctx.toolCallId, event });
         }
         result = await stream.result;
       } else {
@@ -78,7 +77,7 @@ export function agentAsTool<C>(
         parentCall.subRun = result.state;
         parentCall.approval = 'pending';
         for (const { toolCallId, toolName, input: callInput } of result.interruptions) {
-          scope.emit({ type: 'tool-approval-request', toolCallId, toolName, input: callInput });
+          scope.emit?.({ type: 'tool-approval-request', toolCallId, toolName, input: callInput });
         }
         const waiting = result.interruptions.map((call) => call.toolName).join(', ');
         throw new ToolSuspendedError({

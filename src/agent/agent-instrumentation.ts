@@ -1,7 +1,9 @@
 import type { ChatMessage, ToolDefinition } from '../api/types/chat.js';
 import type { CreateChatCompletion } from './call-model.js';
 import type { AgentEvent } from './events.js';
+import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import type { RunResult } from './run-result.js';
+import type { RunState } from './run-state.js';
 
 /** What an instrumentation learns when a run starts. */
 export interface RunInstrumentationInfo {
@@ -45,29 +47,45 @@ export interface AgentInstrumentation {
 }
 
 /**
- * The run's `emit` and model call with the instrumentation attached, how to attach it to another agent's
- * model call (a handoff), and how to report the run's end.
+ * The run's `emit` and model call with the agent's instrumentation attached, how to attach it to another
+ * agent's model call (a handoff), and how to report the run's end.
  */
 export async function instrumentRun(
   instrumentation: AgentInstrumentation,
-  info: RunInstrumentationInfo,
-  run: { emit: (event: AgentEvent) => void; create: CreateChatCompletion },
+  agent: NormalizedAgentOptions,
+  run: {
+    state: RunState;
+    resumed: boolean;
+    signal: AbortSignal;
+    emit: ((event: AgentEvent) => void) | undefined;
+    create: CreateChatCompletion;
+  },
 ): Promise<{
-  emit: (event: AgentEvent) => void;
+  emit: ((event: AgentEvent) => void) | undefined;
   create: CreateChatCompletion;
   wrapModelCall: (create: CreateChatCompletion) => CreateChatCompletion;
   end: RunInstrumentation['end'];
 }> {
-  const observer = await instrumentation.startRun(info);
-  if (!observer) return { ...run, wrapModelCall: (create) => create, end: () => {} };
+  const { state, signal, emit } = run;
+  const observer = await instrumentation.startRun({
+    agentName: agent.name,
+    resumed: run.resumed || state.pendingToolCalls.length > 0,
+    model: agent.model,
+    instructions: agent.instructions,
+    tools: agent.toolSet.definitions,
+    messages: state.messages,
+    // A call answered in the ledger (before a crash, or before a pause) is not run again.
+    pendingToolCalls: state.pendingToolCalls.filter((call) => !state.ledger.has(call.toolCallId)),
+    signal,
+  });
+  if (!observer) return { emit, create: run.create, wrapModelCall: (create) => create, end: () => {} };
   const wrapModelCall = (create: CreateChatCompletion) =>
     observer.wrapModelCall ? observer.wrapModelCall(create) : create;
-  const { emit } = run;
   return {
     emit: observer.onEvent
       ? (event) => {
           observer.onEvent?.(event);
-          emit(event);
+          emit?.(event);
         }
       : emit,
     create: wrapModelCall(run.create),

@@ -16,7 +16,7 @@ export interface AgentInternals {
   wrapCreate: (
     create: CreateChatCompletion,
     state: RunState,
-    emit: (event: AgentEvent) => void,
+    emit: ((event: AgentEvent) => void) | undefined,
   ) => Promise<CreateChatCompletion>;
 }
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { EventEmitter } from 'eventemitter3';
+import { AsyncQueue } from '../transport/async-queue.js';
 import { SvcError } from '../transport/errors/svc-error.js';
 import { pipeSseToNode } from '../transport/sse/pipe-sse-to-node.js';
 import type { SseFrame } from '../transport/sse/sse-frame.js';
@@ -35,11 +36,13 @@ export class AgentStream<Output = undefined>
   /** The run's result; rejects with the run's error (which carries `error.state`). */
   readonly result: Promise<RunResult<Output>>;
   readonly #controller = new AbortController();
-  readonly #queue: AgentEvent[] = [];
-  /** The consumer's pending `next()`: an event is handed to it directly, without queueing. */
-  #waiter: { resolve(result: IteratorResult<AgentEvent>): void; reject(error: unknown): void } | undefined;
-  #ended = false;
-  #failure: { error: unknown; thrown: boolean } | undefined;
+  /** The events for the iterator; a consumer that breaks out aborts the run and waits for its end. */
+  readonly #events = new AsyncQueue<AgentEvent>({
+    onReturn: async () => {
+      this.abort(new SvcError('The consumer stopped iterating the agent stream.'));
+      await this.result.catch(() => undefined);
+    },
+  });
   #iterated = false;
 
   constructor(
@@ -57,12 +60,12 @@ export class AgentStream<Output = undefined>
       .then(() => run({ emit: (event) => this.#push(event), signal }))
       .then(
         (result) => {
-          this.#end(undefined);
+          this.#events.end();
           return result;
         },
         (error: unknown) => {
           this.#push(signal.aborted ? { type: 'abort', reason: signal.reason } : { type: 'error', error });
-          this.#end({ error, thrown: false });
+          this.#events.fail(error);
           throw error;
         },
       )
@@ -115,60 +118,15 @@ export class AgentStream<Output = undefined>
     if (this.#iterated)
       throw new SvcError('An AgentStream can be iterated only once; use stream.on() for more listeners.');
     this.#iterated = true;
-    return {
-      // Not an async function: a queued event is answered at once, and a waiting consumer is handed the
-      // next event by #push, one promise per event either way.
-      next: (): Promise<IteratorResult<AgentEvent>> => {
-        const event = this.#queue.shift();
-        if (event) return Promise.resolve({ done: false, value: event });
-        if (this.#ended) return this.#endResult();
-        return new Promise((resolve, reject) => {
-          this.#waiter = { resolve, reject };
-        });
-      },
-      return: async (): Promise<IteratorResult<AgentEvent>> => {
-        if (!this.#ended) {
-          this.abort(new SvcError('The consumer stopped iterating the agent stream.'));
-          await this.result.catch(() => undefined);
-        }
-        if (this.#failure) this.#failure.thrown = true;
-        this.#queue.length = 0;
-        return { done: true, value: undefined };
-      },
-    };
+    return this.#events;
   }
 
   #push(event: AgentEvent): void {
-    const waiter = this.#waiter;
-    if (waiter !== undefined) {
-      this.#waiter = undefined;
-      waiter.resolve({ done: false, value: event });
-    } else {
-      this.#queue.push(event);
-    }
+    this.#events.push(event);
     // Every event of the run passes here; most streams are iterated, with no listener at all.
     if (this.listenerCount(event.type) > 0) {
       (this.emit as (type: string, event: AgentEvent) => boolean)(event.type, event);
     }
     if (this.listenerCount('event') > 0) this.emit('event', event);
-  }
-
-  /** What `next()` answers once the run has ended and every event was read: the failure once, then done. */
-  #endResult(): Promise<IteratorResult<AgentEvent>> {
-    const failure = this.#failure;
-    if (failure && !failure.thrown) {
-      failure.thrown = true;
-      return Promise.reject(failure.error);
-    }
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  #end(failure: { error: unknown; thrown: boolean } | undefined): void {
-    this.#ended = true;
-    this.#failure = failure;
-    const waiter = this.#waiter;
-    if (waiter === undefined) return;
-    this.#waiter = undefined;
-    this.#endResult().then(waiter.resolve, waiter.reject);
   }
 }

@@ -6,15 +6,15 @@ import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { instrumentRun } from './agent-instrumentation.js';
 import { registerAgentInternals } from './agent-internals.js';
 import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';
-import { AgentStream, type AgentStreamControls } from './agent-stream.js';
+import { AgentStream } from './agent-stream.js';
 import type { CreateChatCompletion } from './call-model.js';
 import type { DurableHooks } from './durable/durable-run.js';
 import type { Store } from './durable/store.js';
 import { StoredRunRef } from './durable/stored-run-ref.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
-import { ignoreEvents } from './ignore-events.js';
-import { neverAborted } from './never-aborted.js';
+import { neverAborted } from './errors/to-abort-error.js';
+import type { AgentEvent } from './events.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,
@@ -27,28 +27,17 @@ import { buildOutputRequest } from './structured-output.js';
 
 // The run loop and all that only a run needs load on the first run, not when svc-agents is imported:
 // every module costs cold-import time, and a run awaits the network anyway.
-let runAgentModule: Promise<typeof import('./run-agent.js')> | undefined;
-const loadRunAgent = () => {
-  runAgentModule ??= import('./run-agent.js');
-  return runAgentModule;
+const lazy = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let loading: Promise<T> | undefined;
+  return () => (loading ??= load());
 };
-let runComposedModule: Promise<typeof import('./run-composed.js')> | undefined;
-const loadRunComposed = () => {
-  runComposedModule ??= import('./run-composed.js');
-  return runComposedModule;
-};
+const loadRunAgent = lazy(() => import('./run-agent.js'));
+const loadRunComposed = lazy(() => import('./run-composed.js'));
+const loadContextManager = lazy(() => import('./context/context-manager.js'));
+const loadDurable = lazy(() => import('./durable/execute-durably.js'));
 
-let contextModule: Promise<typeof import('./context/context-manager.js')> | undefined;
-const loadContextManager = () => {
-  contextModule ??= import('./context/context-manager.js');
-  return contextModule;
-};
-
-let durableModule: Promise<typeof import('./durable/execute-durably.js')> | undefined;
-const loadDurable = () => {
-  durableModule ??= import('./durable/execute-durably.js');
-  return durableModule;
-};
+/** What a run is driven with: an `AgentStream`'s controls, or a plain run's optional `onEvent` and signal. */
+type RunControls = { emit?: ((event: AgentEvent) => void) | undefined; signal: AbortSignal };
 
 /** What a run starts from: a user message, a conversation to continue, or a saved state to resume. */
 export type AgentInput = string | readonly ChatMessage[] | RunState;
@@ -121,18 +110,14 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   run(input: AgentInput, options: AgentRunOptions<TContext> = {}): Promise<RunResult<TOutput>> {
     // Nobody can observe a run()'s events or abort it except through `options.signal`: no AgentStream,
     // no AbortController and no event objects, just the loop.
-    return this.#execute(input, options, options.stream ?? false, {
-      emit: options.onEvent ?? ignoreEvents,
-      signal: options.signal ?? neverAborted,
-    });
+    const controls = { emit: options.onEvent, signal: options.signal ?? neverAborted };
+    return this.#execute(input, options, options.stream ?? false, controls);
   }
 
   /** Continues a run kept in the agent's `store` from its last checkpoint (a completed run is answered as stored). */
   resume(runId: string, options: AgentResumeOptions<TContext> = {}): Promise<RunResult<TOutput>> {
-    return this.#execute(new StoredRunRef(runId), options, options.stream ?? false, {
-      emit: options.onEvent ?? ignoreEvents,
-      signal: options.signal ?? neverAborted,
-    });
+    const controls = { emit: options.onEvent, signal: options.signal ?? neverAborted };
+    return this.#execute(new StoredRunRef(runId), options, options.stream ?? false, controls);
   }
 
   /** Records in the store that a paused call may run, then resumes the run. */
@@ -176,7 +161,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     input: AgentInput | StoredRunRef,
     options: AgentRunOptions<TContext>,
     stream: boolean,
-    { emit, signal }: AgentStreamControls,
+    { emit, signal }: RunControls,
   ): Promise<RunResult<TOutput>> {
     const agent = this.#options;
     const client = this.#client;
@@ -189,28 +174,21 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const loop = async (state: RunState, durable?: DurableHooks): Promise<RunResult<TOutput>> => {
       // Without instrumentation or context management the run takes the plain path: no wrappers.
       const observed = agent.instrumentation
-        ? await instrumentRun(
-            agent.instrumentation,
-            {
-              agentName: agent.name,
-              resumed: resumed || state.pendingToolCalls.length > 0,
-              model: agent.model,
-              instructions: agent.instructions,
-              tools: agent.toolSet.definitions,
-              messages: state.messages,
-              // A call answered in the ledger (before a crash, or before a pause) is not run again.
-              pendingToolCalls: state.pendingToolCalls.filter((call) => !state.ledger.has(call.toolCallId)),
-              signal,
-            },
-            { emit, create: this.#create },
-          )
+        ? await instrumentRun(agent.instrumentation, agent, {
+            state,
+            resumed,
+            signal,
+            emit,
+            create: this.#create,
+          })
         : undefined;
       const runEmit = observed?.emit ?? emit;
       let create = observed?.create ?? this.#create;
       if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
       const run: RunAgentOptions = {
-        ...agent,
+        agent,
         state,
+        toolSet: agent.toolSet,
         output,
         maxTurns,
         stream,
@@ -224,11 +202,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       };
       try {
         let result: RunResult<unknown>;
-        if (
-          agent.handoffs.length > 0 ||
-          agent.inputGuardrails.length > 0 ||
-          agent.outputGuardrails.length > 0
-        ) {
+        if (agent.handoffs.length + agent.inputGuardrails.length + agent.outputGuardrails.length > 0) {
           const { runComposed } = await loadRunComposed();
           result = await runComposed(run, {
             agent: this,
@@ -289,15 +263,15 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   // One manager per agent, made on the first run: counts of messages seen in earlier runs are reused.
   async #withContextWindow(
     state: RunState,
-    emit: AgentStreamControls['emit'],
+    emit: RunControls['emit'],
     create: CreateChatCompletion,
   ): Promise<CreateChatCompletion> {
     const { ContextManager } = await loadContextManager();
-    const contextWindow = this.#options.contextWindow!;
+    const { contextWindow, model } = this.#options;
     this.#contextManager ??= new ContextManager({
-      contextWindow,
+      contextWindow: contextWindow!,
       client: this.#client,
-      model: this.#options.model,
+      model,
     });
     return this.#contextManager.wrap(create, {
       // A handoff's input filter replaces the array: always shrink the one the run sends now.

@@ -9,17 +9,18 @@ export function buildRunResult<Output>(
   runId = '',
 ): RunResult<Output> {
   const last = state.steps.at(-1);
-  const base = {
+  const interrupted = status === 'interrupted';
+  // One object literal (no spread of a shared base): built once per run, on its hot path.
+  return {
     text: last?.text ?? '',
-    messages: [...state.messages],
-    steps: [...state.steps],
+    messages: state.messages.slice(),
+    steps: state.steps.slice(),
     usage: { ...state.usage },
     finishReason: last?.finishReason ?? null,
     state,
     runId,
-  };
-  if (status === 'interrupted') {
-    return { ...base, status, output: undefined, interruptions: state.interruptions };
-  }
-  return { ...base, status, output: output as Output, interruptions: [] };
+    status,
+    output: interrupted ? undefined : output,
+    interruptions: interrupted ? state.interruptions : [],
+  } as RunResult<Output>;
 }

@@ -1,21 +1,16 @@
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
-import {
-  type InternalChatRequestOptions,
-  type ValidatedPrefix,
-  validatedPrefixOption,
-} from '../api/resources/validated-prefix-option.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionMessage } from '../api/types/chat.js';
 import type { RequestOptions } from '../api/types/request-options.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
+import { neverAborted } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
-import { ignoreEvents } from './ignore-events.js';
 import { isHostedToolCall } from './to-assistant-message.js';
 import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
 
 /** The one client method the loop needs: `client.chat.completions.create`, streamed or not. */
 export type CreateChatCompletion = (
   params: ChatCompletionCreateParams,
-  options: RequestOptions & InternalChatRequestOptions,
+  options: RequestOptions,
 ) => Promise<ChatCompletion | ChatCompletionStream>;
 
 /** Options of `callModel`. */
@@ -23,11 +18,10 @@ export interface CallModelOptions {
   create: CreateChatCompletion;
   params: ChatCompletionCreateParams;
   signal: AbortSignal;
-  emit: (event: AgentEvent) => void;
+  /** Absent when nobody observes the run: no event is built. */
+  emit?: ((event: AgentEvent) => void) | undefined;
   /** Ids for function calls the service left without one (streams get them from the accumulator). */
   generateId: () => string;
-  /** The previous turn's request (validated then) and how many leading messages this one repeats. */
-  validatedPrefix?: ValidatedPrefix | undefined;
   /** Sees the streamed tool-call updates, to start safe tools before the stream ends. */
   eager?: EagerToolStarter | undefined;
 }
@@ -44,24 +38,21 @@ export async function callModel({
   signal,
   emit,
   generateId,
-  validatedPrefix,
   eager,
 }: CallModelOptions): Promise<ChatCompletion> {
-  const requestOptions: RequestOptions & InternalChatRequestOptions = { signal };
-  if (validatedPrefix !== undefined) requestOptions[validatedPrefixOption] = validatedPrefix;
-  const response = await create(params, requestOptions);
+  const response = await create(params, signal === neverAborted ? {} : { signal });
   if (!isStream(response)) {
     const message = response.choices[0]?.message;
     // Ids are fixed before any event names them, so events, assistant message and tool messages agree.
     for (const call of message?.tool_calls ?? []) {
       if (!call.id && !isHostedToolCall(call)) call.id = generateId();
     }
-    if (emit !== ignoreEvents) emitWholeMessage(message, emit);
+    if (emit) emitWholeMessage(message, emit);
     return response;
   }
   // Each chunk is folded once, into the stream's own accumulator (its iterators do it).
   // Nobody observes the run: the stream drains itself, without update objects.
-  if (emit === ignoreEvents && eager === undefined) return response.finalCompletion();
+  if (emit === undefined && eager === undefined) return response.finalCompletion();
   try {
     return await foldStream(response, emit, eager);
   } catch (error) {
@@ -73,7 +64,7 @@ export async function callModel({
 
 async function foldStream(
   response: ChatCompletionStream,
-  emit: (event: AgentEvent) => void,
+  emit: CallModelOptions['emit'],
   eager: EagerToolStarter | undefined,
 ): Promise<ChatCompletion> {
   const reportedHosted = new Set<number>();
@@ -84,25 +75,25 @@ async function foldStream(
       if (update.choice !== 0) continue;
       switch (update.kind) {
         case 'content':
-          emit({ type: 'text-delta', text: update.text });
+          emit?.({ type: 'text-delta', text: update.text });
           break;
         case 'reasoning':
-          emit({ type: 'reasoning-delta', text: update.text });
+          emit?.({ type: 'reasoning-delta', text: update.text });
           break;
         case 'audio':
-          emit(audioDelta(update.data, update.transcript));
+          emit?.(audioDelta(update.data, update.transcript));
           break;
         case 'tool-call-start':
-          emit({ type: 'tool-input-start', toolCallId: update.id, toolName: update.name });
+          emit?.({ type: 'tool-input-start', toolCallId: update.id, toolName: update.name });
           break;
         case 'tool-call-delta':
-          if (update.argumentsDelta) {
+          if (emit && update.argumentsDelta) {
             emit({ type: 'tool-input-delta', toolCallId: update.id, delta: update.argumentsDelta });
           }
           break;
         case 'hosted-tool-call':
           // The service sends a hosted call whole, in the stream's first chunk: report it as it comes.
-          if (!reportedHosted.has(update.callPosition)) {
+          if (emit && !reportedHosted.has(update.callPosition)) {
             reportedHosted.add(update.callPosition);
             emit(toHostedToolCallEvent(update.call));
           }

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../api/types/chat.js';
 import { createToolSet } from '../tools/create-tool-set.js';
-import { isPromiseLike } from '../tools/is-promise-like.js';
 import type { AnyTool, HostedTool, Tool, ToolSet } from '../tools/tool.js';
+import { isPromiseLike } from '../tools/utils.js';
 
 /** What a `tools` function is asked with, once per model request. */
 export interface DynamicToolsArgs<C = unknown> {
@@ -44,22 +44,14 @@ export function createToolSetResolver(tools: DynamicTools, extra: readonly AnyTo
 
 /** The part of the loop's options a step's tool refresh reads and writes. */
 interface RefreshTarget {
+  agent: { resolveTools: ResolveToolSet | undefined };
   toolSet: ToolSet;
-  resolveTools?: ResolveToolSet | undefined;
   context: unknown;
   state: { messages: ChatMessage[] };
 }
 
-/** Replaces `options.toolSet` with the step's tools when `tools` is a function; a promise only when it is async. */
-export function refreshToolSet(options: RefreshTarget, step: number): void | Promise<void> {
-  const resolve = options.resolveTools;
-  if (!resolve) return;
-  const set = resolve({ step, messages: options.state.messages, context: options.context });
-  if (!isPromiseLike(set)) {
-    options.toolSet = set;
-    return;
-  }
-  return Promise.resolve(set).then((resolved) => {
-    options.toolSet = resolved;
-  });
+/** Replaces `run.toolSet` with the step's tools when the agent's `tools` is a function. */
+export async function refreshToolSet(run: RefreshTarget, step: number): Promise<void> {
+  const resolve = run.agent.resolveTools;
+  if (resolve) run.toolSet = await resolve({ step, messages: run.state.messages, context: run.context });
 }

@@ -6,7 +6,6 @@ import type { EagerToolStarter } from './eager-tool-starter.js';
 import { throwIfAborted } from './errors/to-abort-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentEvent } from './events.js';
-import { ignoreEvents } from './ignore-events.js';
 import { parsedArgumentsOf } from './prepare-tool-calls.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
@@ -19,7 +18,8 @@ export interface ExecuteTurnToolsOptions {
   client: SvcClient | undefined;
   signal: AbortSignal;
   concurrency: number;
-  emit: (event: AgentEvent) => void;
+  /** Absent when nobody observes the run: no event is built. */
+  emit?: ((event: AgentEvent) => void) | undefined;
   /** Calls of this turn that started while the model streamed; their outcomes are used when still valid. */
   eager?: EagerToolStarter | undefined;
   /** The run's id, handed to tools as `ctx.runId`. */
@@ -43,13 +43,12 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
   );
   // Outcomes already in the ledger were reported by the run that produced them.
   const fresh =
-    emit === ignoreEvents
-      ? undefined
-      : new Set(runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId));
+    emit &&
+    new Set(runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId));
   // Each result is reported as soon as its call ends, not when the whole turn is done.
   const report = (outcome: ToolCallOutcome): void => {
     // A suspended call (a sub-agent waiting for approval) is reported through its approval requests.
-    if (!fresh?.has(outcome.toolCallId) || ToolSuspendedError.isInstance(outcome.error)) return;
+    if (!emit || !fresh?.has(outcome.toolCallId) || ToolSuspendedError.isInstance(outcome.error)) return;
     const { toolCallId, toolName, input } = outcome;
     if (outcome.status === 'ok')
       emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });
@@ -91,7 +90,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
     const outcome = byId.get(call.toolCallId);
     if (outcome) return resultFromOutcome(outcome);
     const content = rejectionText(call);
-    emit({
+    emit?.({
       type: 'tool-error',
       toolCallId: call.toolCallId,
       toolName: call.toolName,

@@ -3,7 +3,6 @@ import type { ToolCall } from '../api/types/chat.js';
 import { resolveNeedsApproval } from '../tools/resolve-needs-approval.js';
 import type { ParseArgumentsResult, ToolSet } from '../tools/tool.js';
 import type { AgentEvent } from './events.js';
-import { ignoreEvents } from './ignore-events.js';
 import type { PendingToolCall } from './run-state.js';
 
 // Each call's arguments are parsed (JSON and schema) once, when the turn ends, and the result reused by the
@@ -23,14 +22,14 @@ export function parsedArgumentsOf(call: PendingToolCall): ParseArgumentsResult<u
 export function prepareToolCalls(
   calls: readonly ToolCall[],
   toolSet: ToolSet,
-  emit: (event: AgentEvent) => void,
+  emit: ((event: AgentEvent) => void) | undefined,
 ): PendingToolCall[] {
   return calls.map((call) => {
     const toolName = call.function.name;
     const text = call.function.arguments;
     const parsed = toolSet.functions.get(toolName)?.parseArguments(text);
     const input = parsed?.ok ? parsed.value : text;
-    if (emit !== ignoreEvents) emit({ type: 'tool-call', toolCallId: call.id, toolName, input });
+    emit?.({ type: 'tool-call', toolCallId: call.id, toolName, input });
     const pending: PendingToolCall = {
       toolCallId: call.id,
       toolName,
@@ -62,7 +61,7 @@ export interface RequestApprovalsOptions {
   context: unknown;
   client: SvcClient | undefined;
   signal: AbortSignal;
-  emit: (event: AgentEvent) => void;
+  emit?: ((event: AgentEvent) => void) | undefined;
   /** The run's id (for `ctx.runId` and `ctx.idempotencyKey`). */
   runId?: string | undefined;
   /** Index of the step that made the calls. */
@@ -95,7 +94,7 @@ export async function requestApprovals(options: RequestApprovalsOptions): Promis
   }
   for (const call of pending) {
     if (call.approval !== 'pending') continue;
-    emit({
+    emit?.({
       type: 'tool-approval-request',
       toolCallId: call.toolCallId,
       toolName: call.toolName,

@@ -1,25 +1,31 @@
 import type { ChatCompletion } from '../api/types/chat.js';
 import type { AgentStep } from './run-result.js';
-import type { RunState } from './run-state.js';
+import type { PendingToolCall, RunState } from './run-state.js';
 import type { AssistantTurn } from './to-assistant-message.js';
 import { addUsage, toAgentUsage } from './usage.js';
 
 /**
  * Records a finished model answer: appends the assistant message to the conversation, the step to the
- * run, and the turn's final usage to the total (a stream's usage is cumulative: only the last counts).
+ * run, the turn's final usage to the total (a stream's usage is cumulative: only the last counts), and
+ * its function calls (`pending`, from `prepareToolCalls`) as the run's pending calls.
  */
-export function recordStep(state: RunState, completion: ChatCompletion, turn: AssistantTurn): AgentStep {
+export function recordStep(
+  state: RunState,
+  completion: ChatCompletion,
+  turn: AssistantTurn,
+  pending: PendingToolCall[],
+): AgentStep {
   const usage = toAgentUsage(completion.usage);
   const step: AgentStep = {
     index: state.steps.length,
     message: turn.message,
     text: turn.text,
     reasoning: turn.reasoning,
-    toolCalls: turn.functionCalls.map((call) => ({
-      toolCallId: call.id,
-      toolName: call.function.name,
-      arguments: call.function.arguments,
-      input: undefined,
+    toolCalls: pending.map(({ toolCallId, toolName, arguments: text, input }) => ({
+      toolCallId,
+      toolName,
+      arguments: text,
+      input,
     })),
     hostedToolCalls: turn.hostedCalls,
     toolResults: [],
@@ -29,6 +35,7 @@ export function recordStep(state: RunState, completion: ChatCompletion, turn: As
   state.messages.push(turn.message);
   state.steps.push(step);
   state.usage = addUsage(state.usage, usage);
+  state.pendingToolCalls = pending;
   state.turn += 1;
   return step;
 }

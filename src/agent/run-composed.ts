@@ -81,19 +81,21 @@ export async function runComposed(
   try {
     for (;;) {
       const owner = current;
-      const emit = (event: AgentEvent) => {
-        // One `start` and one `finish` for the whole run, whichever agents take part.
-        if (event.type === 'start') {
-          if (started) return;
-          started = true;
-        }
-        if (event.type === 'finish' && requestedHandoff(state.steps.at(-1), owner.options.handoffs)) return;
-        base.emit(event);
-      };
+      const emitBase = base.emit;
+      const emit =
+        emitBase &&
+        ((event: AgentEvent) => {
+          // One `start` and one `finish` for the whole run, whichever agents take part.
+          if (event.type === 'start') {
+            if (started) return;
+            started = true;
+          }
+          if (event.type === 'finish' && requestedHandoff(state.steps.at(-1), owner.options.handoffs)) return;
+          emitBase(event);
+        });
       const turnsLeft = base.maxTurns - (state.turn - firstTurn);
       const result = await runAgent({
         ...options,
-        state,
         signal,
         emit,
         beforeTools,
@@ -118,7 +120,7 @@ export async function runComposed(
             to: next.options.name,
           });
         }
-        base.emit({
+        base.emit?.({
           type: 'handoff',
           from: current.options.name,
           to: next.options.name,
@@ -162,30 +164,24 @@ export async function runComposed(
 }
 
 /**
- * Run options for another agent of the same run: its model, instructions, tools and output; its model call
- * goes through the run's instrumentation and then the agent's own context window, as the first agent's does.
+ * Run options for another agent of the same run: its options (by reference), tools, output and client; its
+ * model call goes through the run's instrumentation and then the agent's own context window, as the first
+ * agent's does. The rest is the run's.
  */
 async function optionsFor(
   base: RunAgentOptions,
   internals: AgentInternals,
   wrapModelCall: RunComposedOptions['wrapModelCall'],
 ): Promise<RunAgentOptions> {
-  const { options } = internals;
   const observed = wrapModelCall ? wrapModelCall(internals.create) : internals.create;
   const create = await internals.wrapCreate(observed, base.state, base.emit);
   return {
-    ...options,
-    state: base.state,
+    ...base,
+    agent: internals.options,
+    toolSet: internals.options.toolSet,
     output: internals.output(),
-    maxTurns: base.maxTurns,
-    stream: base.stream,
-    context: base.context,
     client: internals.client,
     create,
-    signal: base.signal,
-    emit: base.emit,
-    runId: base.runId,
-    durable: base.durable,
   };
 }
 

@@ -1,10 +1,7 @@
 import type { AssistantMessage, ChatMessage, FinishReason, HostedToolCall } from '../api/types/chat.js';
-import type { ToolCallStatus as ToolsToolCallStatus } from '../tools/tool.js';
+import type { ToolCallOutcome, ToolCallStatus } from '../tools/tool.js';
 import type { RunState } from './run-state.js';
 import type { AgentUsage } from './usage.js';
-
-/** How a function call of a step ended (mirrors the tools layer's outcome status). */
-export type ToolCallStatus = ToolsToolCallStatus | 'turn-limit';
 
 /** A function call the model asked for in a step. */
 export interface StepToolCall {
@@ -16,14 +13,11 @@ export interface StepToolCall {
   input: unknown;
 }
 
-/** What one function call produced; `content` is the text of its `tool` message. */
-export interface StepToolResult {
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  status: ToolCallStatus;
-  output: unknown;
-  content: string;
+/** What one function call produced: a tools-layer outcome without its error; `content` is the `tool` message. */
+export interface StepToolResult
+  extends Pick<ToolCallOutcome, 'toolCallId' | 'toolName' | 'input' | 'output' | 'content'> {
+  /** How the call ended; `turn-limit` when the run reached `maxTurns` before the call could run. */
+  status: ToolCallStatus | 'turn-limit';
 }
 
 /** One model request and the tools it led to. */

@@ -9,8 +9,8 @@ export interface RunScope {
   agentName: string;
   /** The run's state (usage of sub-agents is added to it, a paused sub-run kept on its pending call). */
   state: RunState;
-  /** The run's event sink. */
-  emit: (event: AgentEvent) => void;
+  /** The run's event sink; absent when nobody observes the run. */
+  emit: ((event: AgentEvent) => void) | undefined;
 }
 
 // Created on first use: on Node 20 a live AsyncLocalStorage turns on promise hooks for the whole process,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { loadZod } from '../tools/load-zod.js';
+import { loadZod } from '../tools/load-module-sync.js';
 import { TOOL_CALL_STATUSES } from '../tools/tool.js';
 
 /** Version of the serialised `RunState` this build writes and reads. */

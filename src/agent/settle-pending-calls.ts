@@ -1,4 +1,3 @@
-import { notStartedText } from '../tools/execute-tool-call.js';
 import type { ToolCallOutcome } from '../tools/tool.js';
 import type { StepToolResult } from './run-result.js';
 import type { PendingToolCall, RunState } from './run-state.js';
@@ -48,13 +47,6 @@ export function unrunResult(
 export function rejectionText(call: PendingToolCall): string {
   const reason = call.rejectionMessage ? ` Reason: ${call.rejectionMessage}` : '';
   return `The user rejected this call of ${call.toolName}; it was not run.${reason}`;
-}
-
-/** The tool message of a call an abort left without an outcome: it never started (or, idempotent, was stopped). */
-export function cancelledText(call: PendingToolCall, idempotent = false): string {
-  return idempotent
-    ? `Tool ${call.toolName} was stopped or not started (the run was aborted); it may have taken effect, and running it again is safe.`
-    : notStartedText(call.toolName);
 }
 
 /** The tool message of a call left unrun because the run hit `maxTurns`. */

@@ -1,4 +1,4 @@
-import { isPromiseLike } from '../tools/is-promise-like.js';
+import { isPromiseLike } from '../tools/utils.js';
 import type { AgentStep } from './run-result.js';
 
 /** Decides, after a tool turn's results are in, whether the run stops instead of asking the model again. */

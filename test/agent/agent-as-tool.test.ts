@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentEvent, SubAgentEvent } from '../../src/agent/events.js';
 import { RunState } from '../../src/agent/run-state.js';
-import { chatRequests, useAgentTestEnv } from './helpers/agent-test-env.js';
-import { createRecordingTool } from './helpers/tools.js';
+import { createRecordingTool } from '../helpers/create-recording-tool.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 

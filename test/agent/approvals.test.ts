@@ -1,23 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { RunStateError } from '../../src/agent/errors/run-state-error.js';
 import { ToolApprovalError } from '../../src/agent/errors/tool-approval-error.js';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { RunState } from '../../src/agent/run-state.js';
+import { RunState, RunStateError } from '../../src/agent/run-state.js';
 import type { ToolMessage } from '../../src/api/types/chat.js';
-import { chatRequests, useAgentTestEnv } from './helpers/agent-test-env.js';
-import { createRecordingTool } from './helpers/tools.js';
+import { createRecordingTool } from '../helpers/create-recording-tool.js';
+import { toolTurn } from '../helpers/tool-turn.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
-
-function toolTurn(...calls: Array<[id: string, name: string, args?: string]>) {
-  return {
-    message: {
-      content: '',
-      tool_calls: calls.map(([id, name, args = '{}']) => ({ id, function: { name, arguments: args } })),
-    },
-  };
-}
 
 function createTools() {
   const list = createRecordingTool('list_files');

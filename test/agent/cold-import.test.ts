@@ -15,10 +15,12 @@ const marker = '--- main entry imported';
 const script = `
 import { appendFileSync } from 'node:fs';
 const m = await import('./src/index.ts');
+// Internal, so not on the entry; already loaded with it (RunState keeps one), so the record is unchanged.
+const { ToolCallLedger } = await import('./src/tools/tool-call-ledger.ts');
 appendFileSync(process.env.RECORD_MODULE_LOADS_FILE, ${JSON.stringify(`${marker}\n`)});
 const out = {};
 try { await new m.SvcClient({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 0 }).chat.completions.create({ model: 'svc-3.5-flash' }); } catch (e) { out.validate = e.constructor.name + ': ' + e.message; }
-out.ledgerEntries = m.ToolCallLedger.fromJSON({ $schemaVersion: 1, entries: [] }).entries().length;
+out.ledgerEntries = ToolCallLedger.fromJSON({ $schemaVersion: 1, entries: [] }).entries().length;
 const { z } = await import('zod');
 const tool = m.defineTool({ name: 't', description: 'd', parameters: z.object({ city: z.string() }), execute: () => 1 });
 out.parsed = tool.parseArguments('{"city":1}').ok;

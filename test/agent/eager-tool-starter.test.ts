@@ -6,8 +6,9 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import type { ChatCompletionChunk } from '../../src/api/types/chat.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { InternalServerError } from '../../src/transport/errors/internal-server-error.js';
-import { callDelta, chunk, useAgentTestEnv } from './helpers/agent-test-env.js';
+import { InternalServerError } from '../../src/transport/errors/api-error.js';
+import { callDelta, createChunk } from '../helpers/create-chunk.js';
+import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
@@ -49,14 +50,16 @@ function createTool(
 
 /** Chunks of a turn calling each tool in turn, its arguments in three fragments, then `finish`. */
 function toolTurnChunks(calls: Array<[id: string, name: string, q: string]>): ChatCompletionChunk[] {
-  const chunks = [chunk({ role: 'assistant', content: '' })];
+  const chunks = [createChunk({ delta: { role: 'assistant', content: '' } })];
   calls.forEach(([id, name, q], index) => {
-    chunks.push(chunk(callDelta({ index, id, type: 'function', function: { name, arguments: '' } })));
-    chunks.push(chunk(callDelta({ index, function: { arguments: '{"q":' } })));
-    chunks.push(chunk(callDelta({ index, function: { arguments: `"${q}"` } })));
-    chunks.push(chunk(callDelta({ index, function: { arguments: '}' } })));
+    chunks.push(
+      createChunk({ delta: callDelta({ index, id, type: 'function', function: { name, arguments: '' } }) }),
+    );
+    chunks.push(createChunk({ delta: callDelta({ index, function: { arguments: '{"q":' } }) }));
+    chunks.push(createChunk({ delta: callDelta({ index, function: { arguments: `"${q}"` } }) }));
+    chunks.push(createChunk({ delta: callDelta({ index, function: { arguments: '}' } }) }));
   });
-  chunks.push(chunk({ role: '' }, { finish_reason: 'tool_calls' }));
+  chunks.push(createChunk({ delta: { role: '' }, finish_reason: 'tool_calls' }));
   return chunks;
 }
 
@@ -162,7 +165,7 @@ describe('eager tool start', () => {
       const search = createTool('search', timeline);
       const chunks = toolTurnChunks([['c1', 'search', 'a']]);
       // A trailing fragment after the complete object: the final text differs from what started.
-      chunks.splice(-1, 0, chunk(callDelta({ index: 0, function: { arguments: ' ' } })));
+      chunks.splice(-1, 0, createChunk({ delta: callDelta({ index: 0, function: { arguments: ' ' } }) }));
       env.emu.script([{ chunks }, { message: { content: 'Done.' } }]);
 
       const { result } = await streamRun(createAgent([search.tool]), timeline);
@@ -230,7 +233,11 @@ describe('eager tool start', () => {
       const timeline = createTimeline();
       const search = createTool('search', timeline);
       const chunks = toolTurnChunks([['c1', 'search', 'a']]);
-      chunks.splice(2, 3, chunk(callDelta({ index: 0, function: { arguments: '{"query":"a"}' } })));
+      chunks.splice(
+        2,
+        3,
+        createChunk({ delta: callDelta({ index: 0, function: { arguments: '{"query":"a"}' } }) }),
+      );
       env.emu.script([{ chunks }, { message: { content: 'Sorry.' } }]);
 
       const { result } = await streamRun(createAgent([search.tool]), timeline);

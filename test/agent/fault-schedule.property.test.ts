@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FaultScheduleServer, faultCaseArb } from './helpers/fault-schedule.js';
+import { FaultScheduleServer, faultCaseArb } from '../helpers/fault-schedule-server.js';
 
 // 500 cases in CI; `FAULT_CASES` overrides, `FAULT_SEED` replays one seed (see scripts/fault-schedule.ts for 100,000).
 const numRuns = Number(process.env.FAULT_CASES ?? 500);

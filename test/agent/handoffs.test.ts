@@ -4,15 +4,15 @@ import { MaxTurnsExceededError } from '../../src/agent/errors/max-turns-exceeded
 import type { AgentEvent } from '../../src/agent/events.js';
 import { handoff, handoffFilters } from '../../src/agent/handoffs/handoff.js';
 import { RunState } from '../../src/agent/run-state.js';
-import { chatRequests, useAgentTestEnv } from './helpers/agent-test-env.js';
-import { createRecordingTool } from './helpers/tools.js';
+import { createRecordingTool } from '../helpers/create-recording-tool.js';
+import { answer } from '../helpers/tool-turn.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
 const call = (id: string, name: string, args = '{}') => ({
   message: { content: '', tool_calls: [{ id, function: { name, arguments: args } }] },
 });
-const answer = (content: string) => ({ message: { content } });
 
 function createAgents(options: { filter?: boolean } = {}) {
   const refund = createRecordingTool('refund_order', { needsApproval: true });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { validatedPrefixLength } from '../../src/agent/validated-prefix.js';
 import type { ChatMessage } from '../../src/api/types/chat.js';
-import { chatRequests, useAgentTestEnv } from './helpers/agent-test-env.js';
-import { createRecordingTool } from './helpers/tools.js';
+import { createRecordingTool } from '../helpers/create-recording-tool.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
@@ -51,30 +50,32 @@ describe('Agent request validation across turns', () => {
       expect(chatRequests(env.emu)).toHaveLength(0);
     });
   });
-});
 
-describe('validatedPrefixLength', () => {
-  const user: ChatMessage = { role: 'user', content: 'hi' };
-  const answer: ChatMessage = { role: 'assistant', content: 'hello' };
-
-  describe('when the next request re-sends the previous messages', () => {
-    it('should count them, an equal rebuilt system message included', () => {
-      const previous: ChatMessage[] = [{ role: 'system', content: 'S' }, user];
-      const next: ChatMessage[] = [{ role: 'system', content: 'S' }, user, answer];
-      expect(validatedPrefixLength(previous, next)).toBe(2);
+  describe('when the caller edits a message of its history between runs', () => {
+    it('should refuse the edited message on the next run, before any network call', async () => {
+      env.emu.script([{ message: { content: 'ok' } }, { message: { content: 'ok' } }]);
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash' });
+      const history: Record<string, unknown>[] = [{ role: 'user', content: 'Hi' }];
+      await agent.run(history as unknown as ChatMessage[]);
+      history[0]!.content = [];
+      const error = await agent.run(history as unknown as ChatMessage[]).catch((e: unknown) => e);
+      expect((error as Error).name).toBe('RequestValidationError');
+      expect((error as Error).message).toContain('messages[0].content: must not be an empty array');
+      expect(chatRequests(env.emu)).toHaveLength(1);
     });
   });
 
-  describe('when a message was replaced or the instructions changed', () => {
-    it('should stop counting at the first different message', () => {
-      expect(validatedPrefixLength([user, answer], [user, { ...answer }])).toBe(1);
-      expect(
-        validatedPrefixLength(
-          [{ role: 'system', content: 'S' }, user],
-          [{ role: 'system', content: 'T' }, user],
-        ),
-      ).toBe(0);
-      expect(validatedPrefixLength(undefined, [user])).toBe(0);
+  describe('when the caller edits a tool definition between runs of a tools function', () => {
+    it('should refuse the edited definition on the next run, before any network call', async () => {
+      env.emu.script([{ message: { content: 'ok' } }, { message: { content: 'ok' } }]);
+      const weather = createRecordingTool('get_weather');
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools: () => [weather.tool] });
+      await agent.run('Rome?');
+      (weather.tool.definition as { function: { name: string } }).function.name = 'get weather';
+      const error = await agent.run('Rome?').catch((e: unknown) => e);
+      expect((error as Error).name).toBe('RequestValidationError');
+      expect((error as Error).message).toContain('tools[0].function.name');
+      expect(chatRequests(env.emu)).toHaveLength(1);
     });
   });
 });

@@ -4,10 +4,11 @@ import type { AgentOptions } from '../../src/agent/agent-options.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import type { ToolMessage } from '../../src/api/types/chat.js';
-import { APIUserAbortError } from '../../src/transport/errors/api-user-abort-error.js';
-import { InternalServerError } from '../../src/transport/errors/internal-server-error.js';
-import { chatRequests, chunk, useAgentTestEnv } from './helpers/agent-test-env.js';
-import { createRecordingTool } from './helpers/tools.js';
+import { APIUserAbortError, InternalServerError } from '../../src/transport/errors/api-error.js';
+import { createChunk } from '../helpers/create-chunk.js';
+import { createRecordingTool } from '../helpers/create-recording-tool.js';
+import { toolTurn } from '../helpers/tool-turn.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
@@ -18,21 +19,12 @@ function createAgent(tools: AgentOptions['tools'] = []) {
   return new Agent({ client: env.client, model: 'svc-3.5-flash', tools });
 }
 
-function toolTurn(...calls: Array<[id: string, name: string]>) {
-  return {
-    message: {
-      content: '',
-      tool_calls: calls.map(([id, name]) => ({ id, function: { name, arguments: '{}' } })),
-    },
-  };
-}
-
 function slowTextChunks(pieces: number) {
   return {
     chunks: [
-      chunk({ role: 'assistant', content: '' }),
-      ...Array.from({ length: pieces }, (_, i) => chunk({ role: '', content: `w${i} ` })),
-      chunk({ role: '', content: 'end' }, { finish_reason: 'stop' }),
+      createChunk({ delta: { role: 'assistant', content: '' } }),
+      ...Array.from({ length: pieces }, (_, i) => createChunk({ delta: { role: '', content: `w${i} ` } })),
+      createChunk({ delta: { role: '', content: 'end' }, finish_reason: 'stop' }),
     ],
   };
 }
@@ -147,15 +139,17 @@ describe('resuming and aborting runs', () => {
         env.emu.script([
           {
             chunks: [
-              chunk({ role: 'assistant', content: '' }),
-              chunk({ role: '', content: 'thinking' }),
-              chunk({
-                role: '',
-                tool_calls: [
-                  { index: 0, id: 'c1', type: 'function', function: { name: 't', arguments: '{}' } },
-                ],
+              createChunk({ delta: { role: 'assistant', content: '' } }),
+              createChunk({ delta: { role: '', content: 'thinking' } }),
+              createChunk({
+                delta: {
+                  role: '',
+                  tool_calls: [
+                    { index: 0, id: 'c1', type: 'function', function: { name: 't', arguments: '{}' } },
+                  ],
+                },
               }),
-              chunk({ role: '' }, { finish_reason: 'tool_calls' }),
+              createChunk({ delta: { role: '' }, finish_reason: 'tool_calls' }),
             ],
           },
         ]);

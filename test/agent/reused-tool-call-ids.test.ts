@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import type { ChatMessage, ToolMessage } from '../../src/api/types/chat.js';
-import { chatRequests, useAgentTestEnv } from './helpers/agent-test-env.js';
-import { createRecordingTool } from './helpers/tools.js';
+import { createRecordingTool } from '../helpers/create-recording-tool.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import { OutputValidationError } from '../../src/agent/errors/output-validation-error.js';
 import type { RunState } from '../../src/agent/run-state.js';
-import { chatRequests, useAgentTestEnv } from './helpers/agent-test-env.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 

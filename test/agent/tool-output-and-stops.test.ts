@@ -5,18 +5,10 @@ import type { RunState } from '../../src/agent/run-state.js';
 import type { ChatMessage, ToolMessage } from '../../src/api/types/chat.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolCallLedger } from '../../src/tools/tool-call-ledger.js';
-import { useAgentTestEnv } from './helpers/agent-test-env.js';
+import { toolTurn } from '../helpers/tool-turn.js';
+import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
-
-function toolTurn(...calls: Array<[id: string, name: string]>) {
-  return {
-    message: {
-      content: '',
-      tool_calls: calls.map(([id, name]) => ({ id, function: { name, arguments: '{}' } })),
-    },
-  };
-}
 
 function toolMessages(messages: ChatMessage[]): ToolMessage[] {
   return messages.filter((m): m is ToolMessage => m.role === 'tool');

@@ -1,8 +1,7 @@
 import { contextWindowOf, isInputTooLongMessage } from '../../api/context-windows.js';
-import { validatedPrefixOption } from '../../api/resources/validated-prefix-option.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatCompletionCreateParams, ChatMessage } from '../../api/types/chat.js';
-import { BadRequestError } from '../../transport/errors/bad-request-error.js';
+import { BadRequestError } from '../../transport/errors/api-error.js';
 import type { CreateChatCompletion } from '../call-model.js';
 import type { AgentEvent } from '../events.js';
 import type { NormalizedContextWindow } from './context-window-options.js';
@@ -20,7 +19,8 @@ export interface ContextRun {
   messages: ChatMessage[];
   /** Index of the step about to be requested. */
   step(): number;
-  emit: (event: AgentEvent) => void;
+  /** The run's events; absent when nobody observes them. */
+  emit: ((event: AgentEvent) => void) | undefined;
 }
 
 /**
@@ -81,9 +81,7 @@ export class ContextManager {
         });
         if (event) {
           params.messages = [...params.messages.slice(0, fixedCount), ...run.messages];
-          // The messages changed: the previous request's validated prefix no longer describes them.
-          delete requestOptions[validatedPrefixOption];
-          run.emit(event);
+          run.emit?.(event);
         }
         return { tokens, changed: event !== undefined };
       };

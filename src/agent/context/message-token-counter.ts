@@ -1,9 +1,7 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatMessage, ToolDefinition } from '../../api/types/chat.js';
 import type { TokenCountParams } from '../../api/types/tokens.js';
-import { APIConnectionError } from '../../transport/errors/api-connection-error.js';
-import { APIUserAbortError } from '../../transport/errors/api-user-abort-error.js';
-import { NotFoundError } from '../../transport/errors/not-found-error.js';
+import { APIConnectionError, APIUserAbortError, NotFoundError } from '../../transport/errors/api-error.js';
 import { estimateMessageTokens, loadTokenizer, PROMPT_PRIMING_TOKENS } from './local-tokens.js';
 
 // Remembered counts per agent; a long-lived agent serving many conversations forgets the oldest first.

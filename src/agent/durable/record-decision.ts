@@ -1,7 +1,6 @@
-import { RunStateError } from '../errors/run-state-error.js';
 import { ToolApprovalError } from '../errors/tool-approval-error.js';
 import type { ToolApprovalItem } from '../run-result.js';
-import { RunState } from '../run-state.js';
+import { RunState, RunStateError } from '../run-state.js';
 import type { RunStateJson } from '../run-state-schema.js';
 import type { RunRecord, RunStore } from './store.js';
 

@@ -1,5 +1,4 @@
 import type { RunState } from '../run-state.js';
-import { defineHidden } from './define-hidden.js';
 
 /** Gives any error a non-enumerable `state`, so `agent.run(error.state)` resumes the failed run. */
 export function attachRunState<E>(error: E, state: RunState): E {
@@ -7,4 +6,12 @@ export function attachRunState<E>(error: E, state: RunState): E {
     defineHidden(error, 'state', state);
   }
   return error;
+}
+
+/**
+ * Sets a non-enumerable property, so `JSON.stringify(error)` and loggers skip it (a run state may be
+ * large and holds the user's conversation) while `error.state` still reads it.
+ */
+export function defineHidden(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: false, configurable: true, writable: true });
 }

@@ -1,7 +1,7 @@
 import { SvcError } from '../../transport/errors/svc-error.js';
 import type { RunResult } from '../run-result.js';
 import type { RunState } from '../run-state.js';
-import { defineHidden } from './define-hidden.js';
+import { defineHidden } from './attach-run-state.js';
 
 /** The run made `maxTurns` model requests and the last answer still asked for tools. */
 export class MaxTurnsExceededError extends SvcError {

@@ -1,6 +1,6 @@
 import { SvcError } from '../../transport/errors/svc-error.js';
 import type { RunState } from '../run-state.js';
-import { defineHidden } from './define-hidden.js';
+import { defineHidden } from './attach-run-state.js';
 
 /** The final answer was not JSON matching the agent's `output` schema, even after one corrective turn. */
 export class OutputValidationError extends SvcError {

@@ -1,4 +1,11 @@
-import { APIUserAbortError } from '../../transport/errors/api-user-abort-error.js';
+import { APIUserAbortError } from '../../transport/errors/api-error.js';
+
+/**
+ * The signal of a run started without one (`agent.run()` with no `signal`): it never aborts. One shared
+ * signal stands in for it, so the run needs no AbortController of its own, and model requests made with
+ * it carry no signal at all (the transport then wires no abort listener per request).
+ */
+export const neverAborted: AbortSignal = new AbortController().signal;
 
 /** The error an aborted run ends with: the transport's own `APIUserAbortError` when it threw one. */
 export function toAbortError(signal: AbortSignal, error?: unknown): APIUserAbortError {

@@ -7,7 +7,7 @@ import { RunState } from '../../../src/agent/run-state.js';
 import { generateImagePng } from '../../../src/emulator/media/png.js';
 import { pcmToWav, synthesizePcm } from '../../../src/emulator/media/wav.js';
 import { defineTool } from '../../../src/tools/define-tool.js';
-import { useAgentTestEnv } from '../helpers/agent-test-env.js';
+import { useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 const price = { input: 2, cachedInput: 0.5, output: 8, image: 0.01, audioSecond: 0.001 };

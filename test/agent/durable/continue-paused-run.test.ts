@@ -6,14 +6,14 @@ import type { InterruptedRunResult } from '../../../src/agent/run-result.js';
 import { RunState } from '../../../src/agent/run-state.js';
 import { memoryStore } from '../../../src/stores/memory-store.js';
 import { defineTool } from '../../../src/tools/define-tool.js';
-import { useAgentTestEnv } from '../helpers/agent-test-env.js';
+import { answer } from '../../helpers/tool-turn.js';
+import { useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
 const payCall = (id: string) => ({
   message: { content: '', tool_calls: [{ id, function: { name: 'pay', arguments: '{}' } }] },
 });
-const answer = (content: string) => ({ message: { content } });
 
 function createAgent(store = memoryStore()) {
   const paid: string[] = [];

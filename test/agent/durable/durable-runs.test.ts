@@ -1,44 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
 import { recordDecision } from '../../../src/agent/durable/record-decision.js';
 import type { Store } from '../../../src/agent/durable/store.js';
 import { RunConflictError } from '../../../src/agent/errors/run-conflict-error.js';
 import { memoryStore } from '../../../src/stores/memory-store.js';
-import { defineTool } from '../../../src/tools/define-tool.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
-import { chatRequests, useAgentTestEnv } from '../helpers/agent-test-env.js';
+import { createDurableTool } from '../../helpers/create-durable-tool.js';
+import { answer, toolTurn } from '../../helpers/tool-turn.js';
+import { chatRequests, useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
-
-function toolTurn(...calls: Array<[id: string, name: string]>) {
-  return {
-    message: {
-      content: '',
-      tool_calls: calls.map(([id, name]) => ({ id, function: { name, arguments: '{}' } })),
-    },
-  };
-}
-const answer = (content: string) => ({ message: { content } });
-
-function createTool(
-  name: string,
-  options: { idempotent?: boolean; needsApproval?: boolean; execute?: (ctx: ToolContext) => unknown } = {},
-) {
-  const runs: ToolContext[] = [];
-  const tool = defineTool({
-    name,
-    description: `Test tool ${name}`,
-    parameters: z.object({}),
-    idempotent: options.idempotent ?? false,
-    needsApproval: options.needsApproval ?? false,
-    execute: async (_args, ctx) => {
-      runs.push(ctx);
-      return options.execute ? options.execute(ctx) : `${name} done`;
-    },
-  });
-  return { tool, runs };
-}
 
 /** A store that records its writes and, once `crashWhen` says so, stops accepting any (a dead process). */
 function createObservedStore(crashWhen?: (writes: number) => boolean) {
@@ -57,7 +27,7 @@ function createObservedStore(crashWhen?: (writes: number) => boolean) {
   return { store, inner, log };
 }
 
-function createAgent(store: Store, tools: ReturnType<typeof createTool>[]) {
+function createAgent(store: Store, tools: ReturnType<typeof createDurableTool>[]) {
   return new Agent({ client: env.client, model: 'svc-3.5-flash', store, tools: tools.map((t) => t.tool) });
 }
 
@@ -65,8 +35,8 @@ describe('durable runs', () => {
   describe('when an agent has a store', () => {
     it('should record the run under result.runId and checkpoint after each model turn and tool call', async () => {
       const { store, log } = createObservedStore();
-      const a = createTool('alpha');
-      const b = createTool('beta');
+      const a = createDurableTool('alpha');
+      const b = createDurableTool('beta');
       env.emu.script([toolTurn(['c1', 'alpha'], ['c2', 'beta']), answer('All done.')]);
       const result = await createAgent(store, [a, b]).run('Go', { runId: 'run-a' });
       expect(result.runId).toBe('run-a');
@@ -86,7 +56,7 @@ describe('durable runs', () => {
 
     it('should generate a run id and give calls with equal ids in two runs different keys', async () => {
       const store = memoryStore();
-      const a = createTool('alpha');
+      const a = createDurableTool('alpha');
       env.emu.script([toolTurn(['same', 'alpha']), answer('1'), toolTurn(['same', 'alpha']), answer('2')]);
       const agent = createAgent(store, [a]);
       const first = await agent.run('Go');
@@ -101,7 +71,7 @@ describe('durable runs', () => {
     it('should stream a stored run like any other', async () => {
       const store = memoryStore();
       env.emu.script([toolTurn(['c1', 'alpha']), answer('Streamed.')]);
-      const stream = createAgent(store, [createTool('alpha')]).stream('Go', { runId: 'streamed' });
+      const stream = createAgent(store, [createDurableTool('alpha')]).stream('Go', { runId: 'streamed' });
       const types: string[] = [];
       for await (const event of stream) types.push(event.type);
       expect(types).toEqual(expect.arrayContaining(['start', 'tool-call', 'tool-result', 'finish']));
@@ -119,7 +89,7 @@ describe('durable runs', () => {
 
     it('should record a failed run with its error and resume it from the checkpoint', async () => {
       const store = memoryStore();
-      const a = createTool('alpha');
+      const a = createDurableTool('alpha');
       env.emu.script([toolTurn(['c1', 'alpha']), { error: { status: 500 } }, answer('Recovered.')]);
       const agent = createAgent(store, [a]);
       await expect(agent.run('Go', { runId: 'r-fail' })).rejects.toThrow();
@@ -144,17 +114,20 @@ describe('durable runs', () => {
       const slowDone = new Promise<void>((resolve) => {
         releaseSlow = resolve;
       });
-      const charge = createTool('charge');
-      const lookup = createTool('lookup', { idempotent: true, execute: () => slowDone.then(() => 'found') });
-      const email = createTool('email', { execute: () => slowDone.then(() => 'sent') });
+      const charge = createDurableTool('charge');
+      const lookup = createDurableTool('lookup', {
+        idempotent: true,
+        execute: () => slowDone.then(() => 'found'),
+      });
+      const email = createDurableTool('email', { execute: () => slowDone.then(() => 'sent') });
       env.emu.script([toolTurn(['c1', 'charge'], ['c2', 'lookup'], ['c3', 'email'])]);
       const dying = createAgent(store, [charge, lookup, email]).run('Go', { runId: 'crash' });
       await expect.poll(() => log.crashed).toBe(true);
       const stored = await inner.getRun('crash');
       expect(stored?.inFlight).toEqual(['c2', 'c3']);
 
-      const lookup2 = createTool('lookup', { idempotent: true, execute: () => 'found again' });
-      const email2 = createTool('email');
+      const lookup2 = createDurableTool('lookup', { idempotent: true, execute: () => 'found again' });
+      const email2 = createDurableTool('email');
       env.emu.script([answer('Done after restart.')]);
       const result = await createAgent(inner, [charge, lookup2, email2]).resume('crash');
       releaseSlow();
@@ -175,7 +148,7 @@ describe('durable runs', () => {
   describe('when two processes resume the same run at once', () => {
     it('should let exactly one win and give the other a RunConflictError', async () => {
       const store = memoryStore();
-      const a = createTool('alpha');
+      const a = createDurableTool('alpha');
       env.emu.script([toolTurn(['c1', 'alpha']), { error: { status: 500 } }, answer('Once.')]);
       await createAgent(store, [a])
         .run('Go', { runId: 'race' })
@@ -194,7 +167,7 @@ describe('durable runs', () => {
   describe('when a call needs approval', () => {
     it('should pause in the store and run the call once after agent.approve', async () => {
       const store = memoryStore();
-      const pay = createTool('pay', { needsApproval: true });
+      const pay = createDurableTool('pay', { needsApproval: true });
       env.emu.script([toolTurn(['p1', 'pay']), answer('Paid.')]);
       const paused = await createAgent(store, [pay]).run('Pay it', { runId: 'appr' });
       expect(paused.status).toBe('interrupted');
@@ -210,7 +183,7 @@ describe('durable runs', () => {
 
     it('should record the run as running in the same write as its last decision, not before', async () => {
       const store = memoryStore();
-      const pay = createTool('pay', { needsApproval: true });
+      const pay = createDurableTool('pay', { needsApproval: true });
       env.emu.script([toolTurn(['p1', 'pay'], ['p2', 'pay']), answer('Paid.')]);
       await createAgent(store, [pay]).run('Pay both', { runId: 'two' });
       const first = await recordDecision(store, 'two', 'p1', { approved: true });
@@ -223,7 +196,7 @@ describe('durable runs', () => {
 
     it('should tell the model the reason of agent.reject', async () => {
       const store = memoryStore();
-      const pay = createTool('pay', { needsApproval: true });
+      const pay = createDurableTool('pay', { needsApproval: true });
       env.emu.script([toolTurn(['p1', 'pay']), answer('Not paid.')]);
       const agent = createAgent(store, [pay]);
       await agent.run('Pay it', { runId: 'rej' });
@@ -237,7 +210,7 @@ describe('durable runs', () => {
   describe('when runs share a session', () => {
     it('should prepend the history and append each run once, also across an approval pause', async () => {
       const store = memoryStore();
-      const pay = createTool('pay', { needsApproval: true });
+      const pay = createDurableTool('pay', { needsApproval: true });
       const agent = createAgent(store, [pay]);
       env.emu.script([answer('Hello Ann.'), toolTurn(['p1', 'pay']), answer('Paid, Ann.')]);
       await agent.run('I am Ann', { session: 'user-42' });

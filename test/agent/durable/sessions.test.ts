@@ -12,7 +12,7 @@ import { memoryStore } from '../../../src/stores/memory-store.js';
 import { postgresStore } from '../../../src/stores/postgres-store.js';
 import { redisStore } from '../../../src/stores/redis-store.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../../helpers/infra-services.js';
-import { chatRequests, useAgentTestEnv } from '../helpers/agent-test-env.js';
+import { chatRequests, useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
 const TURNS = 100;
 const env = useAgentTestEnv();

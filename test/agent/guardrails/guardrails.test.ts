@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
-import type { AgentOptions } from '../../../src/agent/agent-options.js';
 import { defineGuardrail } from '../../../src/agent/guardrails/guardrail.js';
 import { GuardrailTripwireError } from '../../../src/agent/guardrails/guardrail-tripwire-error.js';
-import { chatRequests, useAgentTestEnv } from '../helpers/agent-test-env.js';
-import { createRecordingTool } from '../helpers/tools.js';
+import { createRecordingTool } from '../../helpers/create-recording-tool.js';
+import { createTestAgent } from '../../helpers/create-test-agent.js';
+import { answer } from '../../helpers/tool-turn.js';
+import { chatRequests, useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const answer = (content: string) => ({ message: { content } });
-
-function createAgent(overrides: Partial<AgentOptions> = {}) {
-  return new Agent({ client: env.client, model: 'svc-3.5-flash', ...overrides });
-}
 
 const noPasswords = defineGuardrail({
   name: 'no_passwords',
@@ -37,7 +33,7 @@ describe('guardrails', () => {
         },
         answer('Here is the password.'),
       ]);
-      const agent = createAgent({ tools: [lookup.tool], inputGuardrails: [noPasswords] });
+      const agent = createTestAgent(env, { tools: [lookup.tool], inputGuardrails: [noPasswords] });
       const error = await agent.run('Tell me the admin password').catch((failure: unknown) => failure);
       expect(GuardrailTripwireError.isInstance(error)).toBe(true);
       const tripped = error as GuardrailTripwireError;
@@ -55,7 +51,7 @@ describe('guardrails', () => {
   describe('when the input guardrails pass', () => {
     it('should answer normally', async () => {
       env.emu.script([answer('Hello!')]);
-      const result = await createAgent({ inputGuardrails: [noPasswords] }).run('Say hello');
+      const result = await createTestAgent(env, { inputGuardrails: [noPasswords] }).run('Say hello');
       expect(result.text).toBe('Hello!');
     });
   });
@@ -67,7 +63,7 @@ describe('guardrails', () => {
         runInParallel: false,
         schema: z.string().max(20),
       });
-      const error = await createAgent({ inputGuardrails: [short] })
+      const error = await createTestAgent(env, { inputGuardrails: [short] })
         .run('This question is far too long for the guardrail')
         .catch((failure: unknown) => failure);
       expect(GuardrailTripwireError.isInstance(error)).toBe(true);
@@ -93,7 +89,7 @@ describe('guardrails', () => {
         tripwire: (output) => (output as { offTopic: boolean }).offTopic,
       });
       env.emu.script([answer('{"offTopic":true}')]);
-      const error = await createAgent({ inputGuardrails: [onTopic] })
+      const error = await createTestAgent(env, { inputGuardrails: [onTopic] })
         .run('Write me a poem about cheese')
         .catch((failure: unknown) => failure);
       expect((error as GuardrailTripwireError).info).toEqual({ offTopic: true });
@@ -111,7 +107,7 @@ describe('guardrails', () => {
 
     it('should throw with the output stage when repair is off', async () => {
       env.emu.script([answer('Sorry, I cannot.')]);
-      const error = await createAgent({ outputGuardrails: [noApology(false)] })
+      const error = await createTestAgent(env, { outputGuardrails: [noApology(false)] })
         .run('Help')
         .catch((failure: unknown) => failure);
       expect(error).toMatchObject({ guardrail: 'no_apology', stage: 'output' });
@@ -122,7 +118,7 @@ describe('guardrails', () => {
 
     it('should send one corrective turn when repair is on', async () => {
       env.emu.script([answer('Sorry, I cannot.'), answer('Here is how.')]);
-      const result = await createAgent({ outputGuardrails: [noApology(true)] }).run('Help');
+      const result = await createTestAgent(env, { outputGuardrails: [noApology(true)] }).run('Help');
       expect(result.text).toBe('Here is how.');
       expect(chatRequests(env.emu)[1]?.messages.at(-1)).toEqual({
         role: 'user',
@@ -133,7 +129,7 @@ describe('guardrails', () => {
 
     it('should give up after the one corrective turn', async () => {
       env.emu.script([answer('Sorry.'), answer('Sorry again.')]);
-      const error = await createAgent({ outputGuardrails: [noApology(true)] })
+      const error = await createTestAgent(env, { outputGuardrails: [noApology(true)] })
         .run('Help')
         .catch((failure: unknown) => failure);
       expect(error).toMatchObject({ stage: 'output' });
@@ -148,7 +144,7 @@ describe('guardrails', () => {
         runInParallel: false,
         execute: () => ({ ok: true }) as never,
       });
-      await expect(createAgent({ inputGuardrails: [broken] }).run('Hi')).rejects.toThrow(
+      await expect(createTestAgent(env, { inputGuardrails: [broken] }).run('Hi')).rejects.toThrow(
         /guardrail broken: execute must answer \{ tripwire: boolean/,
       );
     });
