@@ -114,13 +114,16 @@ export class RunTracer implements RunInstrumentation {
         onRetry?.(retry);
       };
       const settle = (completion: ChatCompletion | undefined, error?: unknown) => {
+        // One end time for the chat and its retrievals: the SDK derives each span's end from its
+        // own millisecond start, so two plain end() calls can put the child 1 ms after its parent.
+        const endTime = Date.now();
         for (const retrieval of retrievals) {
           if (error !== undefined) recordError(this.#api, retrieval, error);
-          retrieval.end();
+          retrieval.end(endTime);
         }
         if (completion) finishChatSpan(span, completion, this.#options.recordContents);
         else recordError(this.#api, span, error);
-        this.#endChat(span);
+        this.#endChat(span, endTime);
       };
       let response: ChatCompletion | ChatCompletionStream;
       try {
@@ -171,8 +174,8 @@ export class RunTracer implements RunInstrumentation {
     this.#root.end();
   }
 
-  #endChat(span: Span): void {
-    span.end();
+  #endChat(span: Span, endTime?: number): void {
+    span.end(endTime);
     this.#chats.delete(span);
   }
 
