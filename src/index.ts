@@ -1,6 +1,7 @@
 /**
  * svc-agents: tool-calling agents on the svc Inference and Knowledge Service.
- * Every public export is listed by name; internals stay unexported on purpose.
+ * Every public export is listed by name; internals (the tool executor, the call ledger, output formatting,
+ * `DEFAULT_*` constants) stay unexported on purpose and are imported from their modules by the agent and tests.
  * The emulator lives in its own entry, `svc-agents/emulator`, so the main import stays light.
  */
 
@@ -35,7 +36,6 @@ export { ContextWindowExceededError } from './agent/errors/context-window-exceed
 export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
 export { OutputValidationError } from './agent/errors/output-validation-error.js';
 export { RunConflictError } from './agent/errors/run-conflict-error.js';
-export { RunStateError } from './agent/errors/run-state-error.js';
 export { ToolApprovalError } from './agent/errors/tool-approval-error.js';
 export type {
   AbortEvent,
@@ -85,7 +85,7 @@ export type {
   StepToolResult,
   ToolApprovalItem,
 } from './agent/run-result.js';
-export { type PendingToolCall, RunState } from './agent/run-state.js';
+export { type PendingToolCall, RunState, RunStateError } from './agent/run-state.js';
 export {
   allOf,
   anyOf,
@@ -216,14 +216,7 @@ export {
 } from './tools/built-in/knowledge-base-tools.js';
 export { PathOutsideRootError } from './tools/built-in/resolve-inside-root.js';
 export type { ToolSelection } from './tools/built-in/select-tools.js';
-export { createRejectedOutcome } from './tools/create-rejected-outcome.js';
-export { createToolSet, toolNameOf } from './tools/create-tool-set.js';
-export {
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type DefineToolOptions,
-  defineTool,
-  TOOL_NAME_PATTERN,
-} from './tools/define-tool.js';
+export { type DefineToolOptions, defineTool } from './tools/define-tool.js';
 export {
   InvalidToolArgumentsError,
   type ToolArgumentIssue,
@@ -232,25 +225,7 @@ export { NoSuchToolError } from './tools/errors/no-such-tool-error.js';
 export { ToolDefinitionError } from './tools/errors/tool-definition-error.js';
 export { ToolExecutionError } from './tools/errors/tool-execution-error.js';
 export { ToolTimeoutError } from './tools/errors/tool-timeout-error.js';
-export {
-  type ExecuteToolCallOptions,
-  executeToolCall,
-  type ToolErrorMode,
-} from './tools/execute-tool-call.js';
-export {
-  DEFAULT_TOOL_CONCURRENCY,
-  type ExecuteToolCallsOptions,
-  executeToolCalls,
-} from './tools/execute-tool-calls.js';
-export { formatToolOutput } from './tools/format-tool-output.js';
-export {
-  DEFAULT_RETRIEVAL_PROMPT_TEMPLATE,
-  DEFAULT_WEB_SEARCH_DESCRIPTION,
-  hostedTools,
-  type RetrievalToolOptions,
-  type WebSearchToolOptions,
-} from './tools/hosted-tools.js';
-export { resolveNeedsApproval } from './tools/resolve-needs-approval.js';
+export { hostedTools, type RetrievalToolOptions, type WebSearchToolOptions } from './tools/hosted-tools.js';
 export type {
   AnyTool,
   HostedTool,
@@ -260,13 +235,7 @@ export type {
   ToolCallOutcome,
   ToolCallStatus,
   ToolContext,
-  ToolSet,
 } from './tools/tool.js';
-export {
-  type SerializedToolCallOutcome,
-  ToolCallLedger,
-  type ToolCallLedgerJSON,
-} from './tools/tool-call-ledger.js';
 export type {
   InferToolArgs,
   JsonSchemaParameters,
@@ -275,20 +244,21 @@ export type {
 } from './tools/tool-parameters.js';
 // Transport
 export type { ClientOptions } from './transport/client-options.js';
-export { APIConnectionError } from './transport/errors/api-connection-error.js';
-export { APIError } from './transport/errors/api-error.js';
-export { APITimeoutError } from './transport/errors/api-timeout-error.js';
-export { APIUserAbortError } from './transport/errors/api-user-abort-error.js';
-export { AuthenticationError } from './transport/errors/authentication-error.js';
-export { BadRequestError } from './transport/errors/bad-request-error.js';
-export { ConfigurationError } from './transport/errors/configuration-error.js';
-export { ContentModerationError } from './transport/errors/content-moderation-error.js';
-export { InternalServerError } from './transport/errors/internal-server-error.js';
-// Hardening (issue 12): an unreadable 2xx answer, retryable
-export { InvalidResponseError } from './transport/errors/invalid-response-error.js';
-export { NotFoundError } from './transport/errors/not-found-error.js';
-export { PaymentRequiredError } from './transport/errors/payment-required-error.js';
-export { RateLimitError } from './transport/errors/rate-limit-error.js';
-export { SvcError } from './transport/errors/svc-error.js';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ContentModerationError,
+  InternalServerError,
+  // Hardening (issue 12): an unreadable 2xx answer, retryable
+  InvalidResponseError,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitError,
+} from './transport/errors/api-error.js';
+export { ConfigurationError, SvcError } from './transport/errors/svc-error.js';
 export type { RetryInfo } from './transport/send-with-retry.js';
 export type { SseStreamOptions } from './transport/sse/sse-stream-options.js';

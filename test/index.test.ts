@@ -34,6 +34,22 @@ describe('package entry points', () => {
       expect(mainEntry).not.toHaveProperty('startEmulator');
     });
 
+    it('should keep the tool executor internals out of the main entry', () => {
+      for (const name of [
+        'executeToolCall',
+        'executeToolCalls',
+        'createRejectedOutcome',
+        'resolveNeedsApproval',
+        'ToolCallLedger',
+        'toolNameOf',
+        'formatToolOutput',
+        'DEFAULT_TOOL_TIMEOUT_MS',
+        'DEFAULT_TOOL_CONCURRENCY',
+      ]) {
+        expect(mainEntry, name).not.toHaveProperty(name);
+      }
+    });
+
     it('should keep MCP (an optional peer dependency) out of the main entry', () => {
       expect(mainEntry).not.toHaveProperty('connectMcpServer');
     });

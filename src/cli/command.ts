@@ -54,3 +54,6 @@ export interface CommandSpec {
   rawArgs?: boolean;
   run(ctx: CommandContext, args: ParsedArgs): Promise<number | undefined>;
 }
+
+/** A writable that drops everything: where `--json` mode sends human-readable output. */
+export const nullStream = { write: () => true } as unknown as NodeJS.WritableStream;

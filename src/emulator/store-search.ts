@@ -1,6 +1,6 @@
-import { fileText } from './file-text.js';
 import { type Passage, PassageIndex } from './search.js';
 import type { EmulatorState } from './state.js';
+import { fileText } from './utils.js';
 
 const indexes = new WeakMap<EmulatorState, Map<string, { version: number; index: PassageIndex }>>();
 

@@ -12,8 +12,8 @@ const PRIMING = 3;
 
 /**
  * A run the tokenizer's pre-split leaves whole (letters, symbols or whitespace) and that is long enough to
- * matter: byte-pair merging one piece costs time quadratic in its length (a 1 MB run of one letter took
- * over ten minutes and blocked every client).
+ * matter: byte-pair merging one piece costs time quadratic in its length, so one upload made of a single
+ * repeated letter could block every client for minutes.
  */
 const LONG_RUN = /[\p{L}\p{M}]{256,}|[^\s\p{L}\p{N}]{256,}|\s{256,}/gu;
 /** Long runs are counted in slices of this many characters: linear time, a count within a few tokens. */

@@ -4,7 +4,7 @@ import { fileTools } from '../tools/built-in/file-tools.js';
 import { knowledgeBaseTools } from '../tools/built-in/knowledge-base-tools.js';
 import { defineTool } from '../tools/define-tool.js';
 import { DEFAULT_RETRIEVAL_PROMPT_TEMPLATE } from '../tools/hosted-tools.js';
-import { loadZod } from '../tools/load-zod.js';
+import { loadZod } from '../tools/load-module-sync.js';
 import type { Tool } from '../tools/tool.js';
 
 /** Options of `svcMcpTools`. */

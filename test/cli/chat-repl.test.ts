@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/api/svc-client.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
-import { hasScript, type PtySession, startPtySession } from './support/pty-session.js';
+import { hasScript, type PtySession, startPtySession } from '../helpers/start-pty-session.js';
 
 const TIMEOUT = 90_000;
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatCompletionCreateParams } from '../../src/api/types/chat.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
-import { childEnv, runCli } from './support/run-cli-process.js';
+import { childEnv, runCli } from '../helpers/run-cli-process.js';
 
 const SPAWN_TIMEOUT = 60_000;
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toneWav } from '../../examples/support/tone-wav.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
-import { childEnv, cliMain, runCli, tsxImport } from './support/run-cli-process.js';
+import { childEnv, cliMain, runCli, tsxImport } from '../helpers/run-cli-process.js';
 
 const TIMEOUT = 60_000;
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorDataDir } from '../../src/cli/emulator-data-dir.js';
-import { runCli } from './support/run-cli-process.js';
+import { runCli } from '../helpers/run-cli-process.js';
 
 const TIMEOUT = 120_000;
 

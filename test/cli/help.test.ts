@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands/registry.js';
 import { runCli } from '../../src/cli/run-cli.js';
-import { memoryIo } from './support/memory-io.js';
+import { memoryIo } from '../helpers/memory-io.js';
 
 describe('svc-agents --help', () => {
   describe('when asked for the overview', () => {

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, cliMain, tsxImport } from './support/run-cli-process.js';
+import { childEnv, cliMain, tsxImport } from '../helpers/run-cli-process.js';
 
 const userTools = fileURLToPath(new URL('../mcp/fixtures/user-tools.ts', import.meta.url));
 type Result = {

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { call } from './emulator-test-helpers.js';
+import { callEmulator } from '../helpers/call-emulator.js';
 
 describe('emulator with the official @anthropic-ai/sdk', () => {
   let emu: Emulator;
@@ -19,7 +19,7 @@ describe('emulator with the official @anthropic-ai/sdk', () => {
         system: 'You are terse.',
         messages: [{ role: 'user', content: 'How many tokens is this sentence?' }],
       });
-      const chat = await call(emu.baseURL, emu.apiKey, 'POST', '/v1/token/count', {
+      const chat = await callEmulator(emu.baseURL, emu.apiKey, 'POST', '/v1/token/count', {
         model: 'svc-3.5-flash',
         messages: [
           { role: 'system', content: 'You are terse.' },

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCompletion, ChatCompletionChunk } from '../../src/api/types/chat.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { readAudioDuration } from '../../src/emulator/media/audio-duration.js';
-import { call, sseData, upload, wavOfSeconds } from './emulator-test-helpers.js';
+import { callEmulator, sseData, upload } from '../helpers/call-emulator.js';
+import { wavOfSeconds } from '../helpers/media-bytes.js';
 
 const weatherTool = {
   type: 'function',
@@ -24,7 +25,7 @@ const timeTool = {
 describe('emulator chat completions', () => {
   let emu: Emulator;
   const post = (path: string, body: unknown, headers?: Record<string, string>) =>
-    call(emu.baseURL, emu.apiKey, 'POST', path, body, headers);
+    callEmulator(emu.baseURL, emu.apiKey, 'POST', path, body, headers);
   const chunksOf = (text: string) =>
     sseData(text)
       .filter((d) => d !== '[DONE]')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runEmulatorCli } from '../../src/emulator/index.js';
-import { call } from './emulator-test-helpers.js';
+import { callEmulator } from '../helpers/call-emulator.js';
 
 describe('runEmulatorCli', () => {
   describe('when given a port, host and key', () => {
@@ -13,7 +13,7 @@ describe('runEmulatorCli', () => {
       try {
         expect(lines.join('\n')).toContain(emu.baseURL);
         expect(lines.join('\n')).toContain('SVC_API_KEY=sk-cli-test');
-        expect((await call(emu.baseURL, 'sk-cli-test', 'GET', '/v1/models')).status).toBe(200);
+        expect((await callEmulator(emu.baseURL, 'sk-cli-test', 'GET', '/v1/models')).status).toBe(200);
       } finally {
         await emu.close();
       }

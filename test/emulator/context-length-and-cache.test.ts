@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextWindowOf, defaultContextWindows } from '../../src/api/context-windows.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { BadRequestError, SvcClient } from '../../src/index.js';
-import { call } from './emulator-test-helpers.js';
+import { callEmulator } from '../helpers/call-emulator.js';
 
 describe('emulator context length and prompt cache', () => {
   let emu: Emulator;
-  const post = (body: unknown) => call(emu.baseURL, emu.apiKey, 'POST', '/v1/chat/completions', body);
+  const post = (body: unknown) => callEmulator(emu.baseURL, emu.apiKey, 'POST', '/v1/chat/completions', body);
   const long = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
 
   beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('emulator context length and prompt cache', () => {
       });
       const firstUsage = first.json<{ usage: Record<string, number> }>().usage;
       expect(firstUsage.cached_tokens).toBeUndefined();
-      const systemOnly = await call(emu.baseURL, emu.apiKey, 'POST', '/v1/token/count', {
+      const systemOnly = await callEmulator(emu.baseURL, emu.apiKey, 'POST', '/v1/token/count', {
         model: 'svc-3.5-flash',
         messages: [system],
       });

@@ -1,14 +1,14 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { call, sseData } from './emulator-test-helpers.js';
+import { callEmulator, sseData } from '../helpers/call-emulator.js';
 
 const chat = { model: 'svc-3.7-flash', messages: [{ role: 'user', content: 'one two three four five six' }] };
 
 describe('emulator faults', () => {
   let emu: Emulator;
   const post = (body: unknown, headers?: Record<string, string>) =>
-    call(emu.baseURL, emu.apiKey, 'POST', '/v1/chat/completions', body, headers);
+    callEmulator(emu.baseURL, emu.apiKey, 'POST', '/v1/chat/completions', body, headers);
 
   beforeAll(async () => {
     emu = await startEmulator({ faults: [{ path: '/v1/models', method: 'GET', status: 429, times: 1 }] });
@@ -17,19 +17,19 @@ describe('emulator faults', () => {
 
   describe('when faults are given to startEmulator', () => {
     it('should hit only matching requests, as many times as asked', async () => {
-      const first = await call(emu.baseURL, emu.apiKey, 'GET', '/v1/models');
+      const first = await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/models');
       expect(first.status).toBe(429);
       expect(first.json()).toEqual({ error: { message: 'Emulated fault', type: 'rate_limit_exceeded' } });
-      expect((await call(emu.baseURL, emu.apiKey, 'GET', '/v1/models')).status).toBe(200);
+      expect((await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/models')).status).toBe(200);
     });
 
     it('should be replaceable at run time, also over HTTP', async () => {
-      const set = await call(emu.baseURL, '', 'POST', '/__emulator/faults', {
+      const set = await callEmulator(emu.baseURL, '', 'POST', '/__emulator/faults', {
         faults: [{ status: 500, times: 1 }],
       });
       expect(set.status).toBe(200);
-      expect((await call(emu.baseURL, emu.apiKey, 'GET', '/v1/files')).status).toBe(500);
-      expect((await call(emu.baseURL, emu.apiKey, 'GET', '/v1/files')).status).toBe(200);
+      expect((await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/files')).status).toBe(500);
+      expect((await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/files')).status).toBe(200);
     });
   });
 
@@ -130,25 +130,27 @@ describe('emulator faults', () => {
   describe('when the key is missing or wrong', () => {
     it('should answer the exact 401 body', async () => {
       for (const key of ['', 'sk-wrong']) {
-        const res = await call(emu.baseURL, key, 'GET', '/v1/models');
+        const res = await callEmulator(emu.baseURL, key, 'GET', '/v1/models');
         expect(res.status).toBe(401);
         expect(res.text).toBe('{"error":{"message":"Incorrect API key provided","type":"invalid_api_key"}}');
       }
     });
 
     it('should accept x-api-key only on the Messages endpoints', async () => {
-      const messages = await call(emu.baseURL, '', 'POST', '/v1/messages/count_tokens', chat, {
+      const messages = await callEmulator(emu.baseURL, '', 'POST', '/v1/messages/count_tokens', chat, {
         'x-api-key': emu.apiKey,
       });
       expect(messages.status).toBe(200);
-      const models = await call(emu.baseURL, '', 'GET', '/v1/models', undefined, { 'x-api-key': emu.apiKey });
+      const models = await callEmulator(emu.baseURL, '', 'GET', '/v1/models', undefined, {
+        'x-api-key': emu.apiKey,
+      });
       expect(models.status).toBe(401);
     });
   });
 
   describe('when the path is unknown', () => {
     it('should answer 404 not_found in the service shape', async () => {
-      const res = await call(emu.baseURL, emu.apiKey, 'GET', '/v1/nothing');
+      const res = await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/nothing');
       expect(res.status).toBe(404);
       expect(res.json()).toEqual({
         error: { message: 'Unknown request URL: GET /v1/nothing', type: 'not_found' },

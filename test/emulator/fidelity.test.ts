@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCompletion, ChatCompletionChunk } from '../../src/api/types/chat.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { call, sseData } from './emulator-test-helpers.js';
+import { callEmulator, sseData } from '../helpers/call-emulator.js';
 
 const weatherTool = {
   type: 'function',
@@ -18,8 +18,8 @@ const weatherTool = {
 
 describe('emulator fidelity', () => {
   let emu: Emulator;
-  const post = (path: string, body: unknown) => call(emu.baseURL, emu.apiKey, 'POST', path, body);
-  const get = (path: string) => call(emu.baseURL, emu.apiKey, 'GET', path);
+  const post = (path: string, body: unknown) => callEmulator(emu.baseURL, emu.apiKey, 'POST', path, body);
+  const get = (path: string) => callEmulator(emu.baseURL, emu.apiKey, 'GET', path);
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { call, eventually, upload } from './emulator-test-helpers.js';
+import { callEmulator, upload } from '../helpers/call-emulator.js';
+import { eventually } from '../helpers/eventually.js';
 
 interface Page {
   object: string;
@@ -12,9 +13,9 @@ interface Page {
 
 describe('emulator files and vector stores', () => {
   let emu: Emulator;
-  const get = (path: string) => call(emu.baseURL, emu.apiKey, 'GET', path);
-  const post = (path: string, body: unknown) => call(emu.baseURL, emu.apiKey, 'POST', path, body);
-  const del = (path: string) => call(emu.baseURL, emu.apiKey, 'DELETE', path);
+  const get = (path: string) => callEmulator(emu.baseURL, emu.apiKey, 'GET', path);
+  const post = (path: string, body: unknown) => callEmulator(emu.baseURL, emu.apiKey, 'POST', path, body);
+  const del = (path: string) => callEmulator(emu.baseURL, emu.apiKey, 'DELETE', path);
 
   beforeAll(async () => {
     emu = await startEmulator({ parseDelayMs: 50 });
@@ -47,10 +48,12 @@ describe('emulator files and vector stores', () => {
         const file = (await upload(slow.baseURL, slow.apiKey, 'hello', 'file-extract', 'a.txt')).json<{
           id: string;
         }>();
-        const early = await call(slow.baseURL, slow.apiKey, 'GET', `/v1/files/${file.id}/content`);
+        const early = await callEmulator(slow.baseURL, slow.apiKey, 'GET', `/v1/files/${file.id}/content`);
         expect(early.status).toBe(400);
         expect(early.text).toContain('processed');
-        expect((await call(slow.baseURL, slow.apiKey, 'GET', `/v1/files/${file.id}`)).json()).toMatchObject({
+        expect(
+          (await callEmulator(slow.baseURL, slow.apiKey, 'GET', `/v1/files/${file.id}`)).json(),
+        ).toMatchObject({
           status: 'processed',
         });
       } finally {

@@ -3,7 +3,7 @@ import { readAudioDuration } from '../../src/emulator/media/audio-duration.js';
 import { highDetailImageTokens, readImageSize } from '../../src/emulator/media/image-size.js';
 import { crc32, encodePng } from '../../src/emulator/media/png.js';
 import { pcmToWav, SPEECH_SAMPLE_RATE, synthesizePcm } from '../../src/emulator/media/wav.js';
-import { mp3OfFrames, wavOfSeconds } from './emulator-test-helpers.js';
+import { mp3OfFrames, wavOfSeconds } from '../helpers/media-bytes.js';
 
 describe('emulator media', () => {
   describe('when computing CRC-32', () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { call, upload, wavOfSeconds } from './emulator-test-helpers.js';
+import { callEmulator, upload } from '../helpers/call-emulator.js';
+import { wavOfSeconds } from '../helpers/media-bytes.js';
 
 describe('emulator persistence', () => {
   let dataDir: string;
@@ -31,13 +32,13 @@ describe('emulator persistence', () => {
         id: string;
       }>();
       const store = (
-        await call(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'otters' })
+        await callEmulator(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'otters' })
       ).json<{ id: string }>();
-      await call(first.baseURL, first.apiKey, 'POST', `/v1/vector_stores/${store.id}/files`, {
+      await callEmulator(first.baseURL, first.apiKey, 'POST', `/v1/vector_stores/${store.id}/files`, {
         files: [{ file_id: text.id }],
       });
       const voice = (
-        await call(first.baseURL, first.apiKey, 'POST', '/v1/audio/voices', {
+        await callEmulator(first.baseURL, first.apiKey, 'POST', '/v1/audio/voices', {
           model: 'svc-tts-2',
           file_id: audio.id,
         })
@@ -47,13 +48,13 @@ describe('emulator persistence', () => {
       const doomed = (await upload(first.baseURL, first.apiKey, 'bye', 'file-extract', 'bye.txt')).json<{
         id: string;
       }>();
-      await call(first.baseURL, first.apiKey, 'DELETE', `/v1/files/${doomed.id}`);
+      await callEmulator(first.baseURL, first.apiKey, 'DELETE', `/v1/files/${doomed.id}`);
       await first.close();
       expect((await readdir(dataDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 
       const second = await startEmulator({ dataDir, parseDelayMs: 0 });
       try {
-        const get = (path: string) => call(second.baseURL, second.apiKey, 'GET', path);
+        const get = (path: string) => callEmulator(second.baseURL, second.apiKey, 'GET', path);
         expect((await get(`/v1/files/${text.id}`)).json()).toMatchObject({
           filename: 'otters.txt',
           status: 'success',
@@ -66,12 +67,12 @@ describe('emulator persistence', () => {
         expect(
           (await get('/v1/audio/voices')).json<{ data: Array<{ id: string }> }>().data.map((v) => v.id),
         ).toEqual([voice.id]);
-        const again = await call(second.baseURL, second.apiKey, 'POST', '/v1/audio/voices', {
+        const again = await callEmulator(second.baseURL, second.apiKey, 'POST', '/v1/audio/voices', {
           model: 'svc-tts-2',
           file_id: audio.id,
         });
         expect(again.json()).toMatchObject({ id: voice.id, duplicated: true });
-        const answer = await call(second.baseURL, second.apiKey, 'POST', '/v1/chat/completions', {
+        const answer = await callEmulator(second.baseURL, second.apiKey, 'POST', '/v1/chat/completions', {
           model: 'svc-3.5-flash',
           messages: [{ role: 'user', content: 'Tell me about otters' }],
           tools: [{ type: 'retrieval', function: { name: 'kb', options: { vector_store_id: store.id } } }],
@@ -84,7 +85,7 @@ describe('emulator persistence', () => {
 
     it('should write the metadata as one valid JSON document', async () => {
       const emu = await startEmulator({ dataDir });
-      await call(emu.baseURL, emu.apiKey, 'POST', '/v1/vector_stores', { name: 'a' });
+      await callEmulator(emu.baseURL, emu.apiKey, 'POST', '/v1/vector_stores', { name: 'a' });
       await emu.close();
       const snapshot = JSON.parse(await readFile(join(dataDir, 'state.json'), 'utf8'));
       expect(snapshot).toMatchObject({ version: 1, stores: [expect.objectContaining({ name: 'a' })] });
@@ -95,7 +96,7 @@ describe('emulator persistence', () => {
     it('should drop unacknowledged temporary files and keep what was acknowledged', async () => {
       const first = await startEmulator({ dataDir });
       const store = (
-        await call(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'kept' })
+        await callEmulator(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'kept' })
       ).json<{ id: string }>();
       await first.close();
       await writeFile(join(dataDir, 'state.json.123.abcd.tmp'), '{"half":');
@@ -103,7 +104,7 @@ describe('emulator persistence', () => {
       const second = await startEmulator({ dataDir });
       try {
         expect(
-          (await call(second.baseURL, second.apiKey, 'GET', `/v1/vector_stores/${store.id}`)).status,
+          (await callEmulator(second.baseURL, second.apiKey, 'GET', `/v1/vector_stores/${store.id}`)).status,
         ).toBe(200);
         expect((await readdir(dataDir)).some((name) => name.endsWith('.tmp'))).toBe(false);
         expect(await readdir(join(dataDir, 'files'))).toEqual([]);
@@ -121,11 +122,13 @@ describe('emulator persistence', () => {
   describe('when started without a data directory', () => {
     it('should keep nothing across restarts', async () => {
       const first = await startEmulator();
-      await call(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'gone' });
+      await callEmulator(first.baseURL, first.apiKey, 'POST', '/v1/vector_stores', { name: 'gone' });
       await first.close();
       const second = await startEmulator();
       try {
-        expect((await call(second.baseURL, second.apiKey, 'GET', '/v1/vector_stores')).json()).toMatchObject({
+        expect(
+          (await callEmulator(second.baseURL, second.apiKey, 'GET', '/v1/vector_stores')).json(),
+        ).toMatchObject({
           data: [],
         });
       } finally {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatCompletion, ChatCompletionChunk } from '../../src/api/types/chat.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { call, sseData } from './emulator-test-helpers.js';
+import { callEmulator, sseData } from '../helpers/call-emulator.js';
 
 const chat = { model: 'svc-3.7-flash', messages: [{ role: 'user', content: 'hi' }] };
 
 describe('emulator scripted mode', () => {
   let emu: Emulator;
-  const post = (body: unknown) => call(emu.baseURL, emu.apiKey, 'POST', '/v1/chat/completions', body);
+  const post = (body: unknown) => callEmulator(emu.baseURL, emu.apiKey, 'POST', '/v1/chat/completions', body);
 
   beforeAll(async () => {
     emu = await startEmulator();
@@ -52,7 +52,9 @@ describe('emulator scripted mode', () => {
         { id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {} }] },
         'not json',
       ];
-      const script = await call(emu.baseURL, '', 'POST', '/__emulator/script', { answers: [{ chunks }] });
+      const script = await callEmulator(emu.baseURL, '', 'POST', '/__emulator/script', {
+        answers: [{ chunks }],
+      });
       expect(script.json()).toEqual({ queued: 1 });
       expect(sseData((await post({ ...chat, stream: true })).text)).toEqual([
         JSON.stringify(chunks[0]),
@@ -87,7 +89,10 @@ describe('emulator scripted mode', () => {
 
   describe('when the script is invalid', () => {
     it('should refuse it naming the answer', async () => {
-      const res = await call(emu.baseURL, '', 'POST', '/__emulator/script', [{ message: {} }, { nope: 1 }]);
+      const res = await callEmulator(emu.baseURL, '', 'POST', '/__emulator/script', [
+        { message: {} },
+        { nope: 1 },
+      ]);
       expect(res.status).toBe(400);
       expect(res.text).toContain('answers[1]');
       expect(() => emu.script([{ error: { status: 200 } }])).toThrow(/answers\[0\]\.error\.status/);
@@ -114,9 +119,9 @@ describe('emulator scripted mode', () => {
       const [recorded] = emu.requests();
       expect(recorded).toMatchObject({ method: 'POST', path: '/v1/chat/completions', body: chat });
       expect(JSON.stringify(emu.requests())).not.toContain(emu.apiKey);
-      const overHttp = await call(emu.baseURL, '', 'GET', '/__emulator/requests');
+      const overHttp = await callEmulator(emu.baseURL, '', 'GET', '/__emulator/requests');
       expect(overHttp.json<{ data: unknown[] }>().data).toHaveLength(1);
-      await call(emu.baseURL, '', 'POST', '/__emulator/reset');
+      await callEmulator(emu.baseURL, '', 'POST', '/__emulator/reset');
       expect(emu.requests()).toHaveLength(0);
     });
   });

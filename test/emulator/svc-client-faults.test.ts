@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/api/svc-client.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { APIConnectionError } from '../../src/transport/errors/api-connection-error.js';
-import { APITimeoutError } from '../../src/transport/errors/api-timeout-error.js';
-import { InternalServerError } from '../../src/transport/errors/internal-server-error.js';
-import { RateLimitError } from '../../src/transport/errors/rate-limit-error.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  InternalServerError,
+  RateLimitError,
+} from '../../src/transport/errors/api-error.js';
 import { SvcError } from '../../src/transport/errors/svc-error.js';
 
 const params = {

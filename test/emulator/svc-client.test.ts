@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/api/svc-client.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { wavOfSeconds } from './emulator-test-helpers.js';
+import { wavOfSeconds } from '../helpers/media-bytes.js';
 
 describe('emulator with our SvcClient', () => {
   let emu: Emulator;

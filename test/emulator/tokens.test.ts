@@ -2,11 +2,11 @@ import { countTokens as countWithLibrary } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { generateImagePng } from '../../src/emulator/media/png.js';
-import { call } from './emulator-test-helpers.js';
+import { callEmulator } from '../helpers/call-emulator.js';
 
 describe('emulator token counting', () => {
   let emu: Emulator;
-  const post = (path: string, body: unknown) => call(emu.baseURL, emu.apiKey, 'POST', path, body);
+  const post = (path: string, body: unknown) => callEmulator(emu.baseURL, emu.apiKey, 'POST', path, body);
   const total = async (messages: unknown[]) =>
     (await post('/v1/token/count', { model: 'svc-3.5-flash', messages })).json<{
       data: { total_tokens: number };

@@ -3,7 +3,7 @@ import { RequestValidationError } from '../../src/api/errors/request-validation-
 import { SvcClient } from '../../src/api/svc-client.js';
 import type { ChatCompletionCreateParams } from '../../src/api/types/chat.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { BadRequestError } from '../../src/transport/errors/bad-request-error.js';
+import { BadRequestError } from '../../src/transport/errors/api-error.js';
 
 const invalid: Array<[string, unknown, 'default' | 'plan']> = [
   ['no messages', { model: 'svc-3.5-flash', messages: [] }, 'default'],

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { readAudioDuration } from '../../src/emulator/media/audio-duration.js';
 import { crc32 } from '../../src/emulator/media/png.js';
-import { call, mp3OfFrames, upload, wavOfSeconds } from './emulator-test-helpers.js';
+import { callEmulator, upload } from '../helpers/call-emulator.js';
+import { mp3OfFrames, wavOfSeconds } from '../helpers/media-bytes.js';
 
 /** Parses a PNG: checks the signature and every chunk CRC, returns IHDR fields and the inflated data size. */
 function parsePng(png: Buffer): { width: number; height: number; colourType: number; rawBytes: number } {
@@ -34,7 +35,7 @@ function parsePng(png: Buffer): { width: number; height: number; colourType: num
 
 describe('emulator voices and images', () => {
   let emu: Emulator;
-  const post = (path: string, body: unknown) => call(emu.baseURL, emu.apiKey, 'POST', path, body);
+  const post = (path: string, body: unknown) => callEmulator(emu.baseURL, emu.apiKey, 'POST', path, body);
   const storage = async (bytes: Buffer, name: string) =>
     (await upload(emu.baseURL, emu.apiKey, bytes, 'storage', name)).json<{ id: string }>().id;
 
@@ -57,7 +58,7 @@ describe('emulator voices and images', () => {
       expect(readAudioDuration(wav)).toBeGreaterThan(0.3);
       const again = (await post('/v1/audio/voices', { model: 'svc-tts-2', file_id: fileId })).json();
       expect(again).toMatchObject({ id: first.id, duplicated: true });
-      const list = (await call(emu.baseURL, emu.apiKey, 'GET', '/v1/audio/voices')).json<{
+      const list = (await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/audio/voices')).json<{
         data: unknown[];
       }>();
       expect(list).toMatchObject({ object: 'list', has_more: false, first_id: first.id });
@@ -108,12 +109,12 @@ describe('emulator voices and images', () => {
     });
 
     it('should page voices with cursors', async () => {
-      const all = (await call(emu.baseURL, emu.apiKey, 'GET', '/v1/audio/voices?order=asc')).json<{
+      const all = (await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/audio/voices?order=asc')).json<{
         data: Array<{ id: string }>;
       }>();
       expect(all.data.length).toBeGreaterThanOrEqual(2);
       const page = (
-        await call(
+        await callEmulator(
           emu.baseURL,
           emu.apiKey,
           'GET',

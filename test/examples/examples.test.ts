@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { type ProcessResult, runNodeScript } from '../cli/support/run-cli-process.js';
 import { serviceAvailable } from '../helpers/infra-services.js';
+import { type ProcessResult, runNodeScript } from '../helpers/run-cli-process.js';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
 const TIMEOUT = 90_000;

@@ -9,8 +9,8 @@ import { createToolSet } from '../../src/tools/create-tool-set.js';
 import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
 import { executeToolCall } from '../../src/tools/execute-tool-call.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { chatRequests, useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
 import { type McpHttpFixture, startMcpHttpFixture } from '../helpers/start-mcp-http-fixture.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-fixture-server.mjs', import.meta.url));
 const env = useAgentTestEnv();

@@ -7,7 +7,7 @@ import { Agent } from '../../src/agent/agent.js';
 import { connectMcpServer, type McpServerConnection } from '../../src/mcp/mcp-server-connection.js';
 import { createToolSet } from '../../src/tools/create-tool-set.js';
 import { executeToolCall } from '../../src/tools/execute-tool-call.js';
-import { useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
+import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 // The official reference server (@modelcontextprotocol/server-filesystem, a dev dependency), not one of ours:
 // its schemas, results and errors are what a user's third-party server sends.

@@ -8,9 +8,9 @@ import type { Emulator } from '../../src/emulator/types.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
 import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
-import { childEnv, cliMain, runCli, tsxImport } from '../cli/support/run-cli-process.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
-import { dropPostgresSchemas, dropRedisKeys } from './helpers/queue-backends.js';
+import { dropPostgresSchemas, dropRedisKeys } from '../helpers/queue-backends.js';
+import { childEnv, cliMain, runCli, tsxImport } from '../helpers/run-cli-process.js';
 
 const agentsModule = join(import.meta.dirname, 'fixtures/approval-agents.ts');
 const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);

@@ -7,8 +7,8 @@ import type { ChatMessage } from '../../src/api/types/chat.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
-import { chaosWorkerConfig, spawnWorker } from './helpers/chaos-workers.js';
-import { type QueueNamespace, queueBackends } from './helpers/queue-backends.js';
+import { type QueueNamespace, queueBackends } from '../helpers/queue-backends.js';
+import { chaosWorkerConfig, spawnWorker } from '../helpers/spawn-chaos-worker.js';
 
 const RUNS = 60;
 const WORKERS = 3;

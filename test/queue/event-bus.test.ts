@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { createEventBus } from '../../src/queue/event-bus.js';
 import { normalizeConnection } from '../../src/queue/queue-connection.js';
-import { useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
-import { createFailingSubAgentsRun } from '../agent/helpers/failing-sub-agents.js';
-import { queueBackends } from './helpers/queue-backends.js';
+import { createFailingSubAgentsRun } from '../helpers/create-failing-sub-agents-run.js';
+import { queueBackends } from '../helpers/queue-backends.js';
+import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 

@@ -11,7 +11,7 @@ import type { QueueConnection } from '../../src/queue/queue-connection.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
 import { type RunWorker, startWorker } from '../../src/queue/start-worker.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { queueBackends } from './helpers/queue-backends.js';
+import { queueBackends } from '../helpers/queue-backends.js';
 
 const toolTurn = (id: string, name: string) => ({
   message: { content: '', tool_calls: [{ id, function: { name, arguments: '{}' } }] },

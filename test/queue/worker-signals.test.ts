@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
-import { chaosWorkerConfig, spawnWorker } from './helpers/chaos-workers.js';
-import { type QueueNamespace, queueBackends } from './helpers/queue-backends.js';
+import { type QueueNamespace, queueBackends } from '../helpers/queue-backends.js';
+import { chaosWorkerConfig, spawnWorker } from '../helpers/spawn-chaos-worker.js';
 
 for (const backend of queueBackends) {
   describe.skipIf(!backend.available)(`a worker on ${backend.name} sent SIGTERM`, () => {

@@ -7,8 +7,9 @@ import { type AgentEventJson, createChatClient } from '../../src/client/index.js
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
-import { chatRequests, useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
-import { createFailingSubAgentsRun } from '../agent/helpers/failing-sub-agents.js';
+import { collect } from '../helpers/collect.js';
+import { createFailingSubAgentsRun } from '../helpers/create-failing-sub-agents-run.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
@@ -71,11 +72,6 @@ afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function collect(run: AsyncIterable<AgentEventJson>) {
-  const events: AgentEventJson[] = [];
-  for await (const event of run) events.push(event);
-  return events;
-}
 const textOf = (events: AgentEventJson[]) =>
   events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
 

@@ -7,14 +7,14 @@ import type { RunResult } from '../../src/agent/run-result.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { createUIMessageChunkMapper } from '../../src/web/to-ui-message-chunks.js';
 import type { UIMessageChunk } from '../../src/web/ui-message-chunk.js';
-import { useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
+import { answer } from '../helpers/tool-turn.js';
+import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 
 const call = (id: string, name: string, args = '{}') => ({
   message: { content: '', tool_calls: [{ id, function: { name, arguments: args } }] },
 });
-const answer = (content: string) => ({ message: { content } });
 
 /** A parent whose agent tool `ask_sub` runs a sub-agent with an approval-gated `danger` and a failing `boom`. */
 function createAgents() {

@@ -9,8 +9,8 @@ import {
   pipeUIMessageStream,
   toUIMessageStreamResponse,
 } from '../../src/web/to-ui-message-stream-response.js';
-import { useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
 import { createHttpTestServer } from '../helpers/create-http-test-server.js';
+import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 

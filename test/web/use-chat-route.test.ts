@@ -14,7 +14,7 @@ import { Agent } from '../../src/agent/agent.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
-import { chatRequests, useAgentTestEnv } from '../agent/helpers/agent-test-env.js';
+import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 

@@ -9,11 +9,10 @@ import { createEventRenderer } from '../chat/render-agent-events.js';
 import { runRepl } from '../chat/run-repl.js';
 import { runSlashCommand } from '../chat/slash-commands.js';
 import type { CommandContext, CommandSpec } from '../command.js';
+import { nullStream } from '../command.js';
 import { connect } from '../connect.js';
-import { nullStream } from '../ui/null-stream.js';
 import { createSpinner } from '../ui/spinner.js';
-import { defaultChatModel } from './defaults.js';
-import { resolveInputFile } from './read-input-file.js';
+import { defaultChatModel, resolveInputFile } from './utils.js';
 
 function summary(prompt: string, result: RunResult) {
   return {

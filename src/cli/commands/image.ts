@@ -4,7 +4,7 @@ import type { ImageGenerateParams, ImageSize } from '../../api/types/images.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { defaultImageModel } from './defaults.js';
+import { defaultImageModel } from './utils.js';
 
 /** `svc-agents image "prompt" -o out.png [--size 512x512 --seed N]`. */
 export const imageCommand: CommandSpec = {

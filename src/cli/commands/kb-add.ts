@@ -2,8 +2,7 @@ import { basename, extname } from 'node:path';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { createProgressBar } from '../ui/progress-bar.js';
-import { resolveInputFile } from './read-input-file.js';
-import { resolveStore } from './resolve-store.js';
+import { resolveInputFile, resolveStore } from './utils.js';
 
 const imageExtensions = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif']);
 

@@ -2,11 +2,10 @@ import { Agent } from '../../agent/agent.js';
 import { hostedTools } from '../../tools/hosted-tools.js';
 import { createEventRenderer } from '../chat/render-agent-events.js';
 import type { CommandSpec } from '../command.js';
+import { nullStream } from '../command.js';
 import { connect } from '../connect.js';
-import { nullStream } from '../ui/null-stream.js';
 import { createSpinner } from '../ui/spinner.js';
-import { defaultChatModel } from './defaults.js';
-import { resolveStore } from './resolve-store.js';
+import { defaultChatModel, resolveStore } from './utils.js';
 
 /** `svc-agents kb ask <store> "question"`: an agent with the service's hosted retrieval tool. */
 export const kbAskCommand: CommandSpec = {

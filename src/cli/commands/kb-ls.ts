@@ -1,7 +1,7 @@
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { textTable } from '../ui/text-table.js';
-import { resolveStore } from './resolve-store.js';
+import { resolveStore } from './utils.js';
 
 /** `svc-agents kb ls [store]`: the knowledge bases, or the files of one. */
 export const kbLsCommand: CommandSpec = {

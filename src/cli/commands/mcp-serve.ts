@@ -3,7 +3,7 @@ import type { Tool } from '../../tools/tool.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { defaultChatModel } from './defaults.js';
+import { defaultChatModel } from './utils.js';
 
 /** `svc-agents mcp serve`: svc knowledge-base and file tools (and the user's own) as an MCP server. */
 export const mcpServeCommand: CommandSpec = {

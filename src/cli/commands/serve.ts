@@ -8,7 +8,7 @@ import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { demoTools } from '../demo-tools/demo-tools.js';
-import { defaultChatModel } from './defaults.js';
+import { defaultChatModel } from './utils.js';
 
 /** `svc-agents serve`: the one-page web chat for the demo agent or a user's agent module. */
 export const serveCommand: CommandSpec = {

@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { defaultChatModel } from './defaults.js';
+import { defaultChatModel } from './utils.js';
 
 /** `svc-agents tokens "text" --model ...`: input tokens of a user message. */
 export const tokensCommand: CommandSpec = {

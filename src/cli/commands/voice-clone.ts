@@ -3,8 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { VoiceCreateParams, VoiceModel } from '../../api/types/voices.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { defaultVoiceModel } from './defaults.js';
-import { resolveInputFile } from './read-input-file.js';
+import { defaultVoiceModel, resolveInputFile } from './utils.js';
 
 /** `svc-agents voice clone sample.wav --model svc-tts-mini`. */
 export const voiceCloneCommand: CommandSpec = {

@@ -6,14 +6,14 @@ import type {
   RetrievalToolDefinition,
 } from '../../api/types/chat.js';
 import type { Passage } from '../search.js';
+import { truncate } from '../utils.js';
 import { analyzeText } from './analyze-text.js';
 import { describeToolResults, type ToolExchange } from './describe-tool-results.js';
 import { SchemaFiller } from './fill-schema.js';
 import type { ModelAnswer } from './model-answer.js';
 import { planToolCalls } from './plan-tool-calls.js';
-import { truncate } from './truncate.js';
 
-export { truncate } from './truncate.js';
+export { truncate } from '../utils.js';
 
 /** What the default model may look up while answering. */
 export interface ModelEnvironment {

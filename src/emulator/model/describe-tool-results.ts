@@ -1,4 +1,4 @@
-import { truncate } from './truncate.js';
+import { truncate } from '../utils.js';
 
 /** One tool call and what came back, as the conversation holds them. */
 export interface ToolExchange {

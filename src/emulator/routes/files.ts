@@ -1,8 +1,8 @@
 import { EmulatorHttpError, invalidParams, notFound } from '../errors.js';
-import { fileText } from '../file-text.js';
 import { json, type Reply } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
 import type { EmulatorState, FileRecord } from '../state.js';
+import { fileText } from '../utils.js';
 
 const MB = 1024 * 1024;
 /** Size limit per purpose, as the service documents it. */

@@ -126,7 +126,9 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
       await first.locator('.text', { hasText: 'scheduled true' }).waitFor();
 
       await ask(page, 'Schedule a reminder to call the bank');
-      await page.getByRole('button', { name: 'Reject schedule_reminder' }).last().click();
+      // The new question's button, not the first one (disabled since Approve): a locator that resolves
+      // before the new buttons render would hold on to that disabled one until the click times out.
+      await page.getByRole('button', { name: 'Reject schedule_reminder', disabled: false }).click();
       const second = lastAssistant(page);
       await second.locator('.tool .result', { hasText: 'rejected' }).waitFor();
       expect(await second.locator('.tool h2 .state').textContent()).toBe('(failed)');

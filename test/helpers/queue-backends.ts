@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { Store } from '../../../src/agent/durable/store.js';
-import type { QueueConnection } from '../../../src/queue/queue-connection.js';
-import { postgresStore } from '../../../src/stores/postgres-store.js';
-import { redisStore } from '../../../src/stores/redis-store.js';
-import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../../helpers/infra-services.js';
+import type { Store } from '../../src/agent/durable/store.js';
+import type { QueueConnection } from '../../src/queue/queue-connection.js';
+import { postgresStore } from '../../src/stores/postgres-store.js';
+import { redisStore } from '../../src/stores/redis-store.js';
+import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from './infra-services.js';
 
 /** A queue backend for a test: its connection, a store beside it, and cleanup of both. */
 export interface QueueBackend {

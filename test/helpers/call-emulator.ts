@@ -1,5 +1,4 @@
 import { request } from 'undici';
-import { pcmToWav } from '../../src/emulator/media/wav.js';
 
 /** A raw HTTP answer: status, headers and the body as text. */
 export interface RawResponse {
@@ -11,7 +10,7 @@ export interface RawResponse {
 }
 
 /** Calls the emulator with undici, JSON body, bearer key unless `headers.authorization` is given. */
-export async function call(
+export async function callEmulator(
   baseURL: string,
   apiKey: string,
   method: 'GET' | 'POST' | 'DELETE',
@@ -60,31 +59,4 @@ export function sseData(text: string): string[] {
     .map((event) => event.trim())
     .filter(Boolean)
     .map((event) => event.replace(/^data: /, ''));
-}
-
-/** A WAV file of `seconds` of silence at 24 kHz mono 16-bit. */
-export function wavOfSeconds(seconds: number): Buffer {
-  return pcmToWav(Buffer.alloc(Math.round(seconds * 24_000) * 2));
-}
-
-/** An MP3 byte stream of `frames` MPEG-1 layer III frames (128 kbps, 44.1 kHz): 1152 samples each. */
-export function mp3OfFrames(frames: number, withId3 = true): Buffer {
-  const header = Buffer.from([0xff, 0xfb, 0x90, 0x00]); // MPEG-1 L3, 128 kbps, 44100 Hz, no padding
-  const frameLength = Math.floor((144 * 128_000) / 44_100);
-  const frame = Buffer.alloc(frameLength);
-  header.copy(frame);
-  const id3 = withId3
-    ? Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 10, ...new Array(10).fill(0)])
-    : Buffer.alloc(0);
-  return Buffer.concat([id3, ...Array.from({ length: frames }, () => frame)]);
-}
-
-/** Polls until `check` resolves true, or fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('condition not reached in time');
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Absolute path of the CLI entry point. */
-export const cliMain = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+export const cliMain = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 /** `--import` URL of tsx, so a child `node` runs TypeScript from any working directory. */
 export const tsxImport = import.meta.resolve('tsx');

@@ -1,10 +1,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { Emulator } from '../../../src/emulator/types.js';
-import type { ChaosWorkerConfig } from '../fixtures/chaos-worker.js';
+import type { Emulator } from '../../src/emulator/types.js';
+import type { ChaosWorkerConfig } from '../queue/fixtures/chaos-worker.js';
 import type { QueueBackend, QueueNamespace } from './queue-backends.js';
 
-const workerScript = join(import.meta.dirname, '../fixtures/chaos-worker.ts');
+const workerScript = join(import.meta.dirname, '../queue/fixtures/chaos-worker.ts');
 
 /** The config a chaos worker process needs to reach one test's queue, store and emulator. */
 export function chaosWorkerConfig(

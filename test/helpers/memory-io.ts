@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import type { CliIo } from '../../../src/cli/command.js';
+import type { CliIo } from '../../src/cli/command.js';
 
 /** In-memory streams for calling `runCli` in-process; `stdout()`/`stderr()` return what was written. */
 export function memoryIo(env: NodeJS.ProcessEnv = {}, input = ''): CliIo & { out(): string; err(): string } {
