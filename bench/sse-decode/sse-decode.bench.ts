@@ -3,6 +3,7 @@
  * JSON.parse every chunk needs anyway? Plain node, no framework:
  *   node --import tsx bench/sse-decode/sse-decode.bench.ts
  * (run from the repo root; eventsource-parser comes from bench/node_modules).
+ * Last results: bench/results/2026-11-24-sse-decode.md.
  */
 import { createParser } from 'eventsource-parser';
 import { SseDecoder } from '../../src/transport/sse/sse-decoder.js';
@@ -10,19 +11,23 @@ import { SseDecoder } from '../../src/transport/sse/sse-decoder.js';
 const eventCount = 20_000;
 const runs = 15;
 
-function chunkJson(i: number): string {
+/** A chat chunk; `ascii` content (like the agent bench's tokens) or content with accents and CJK. */
+function chunkJson(i: number, ascii = false): string {
   return JSON.stringify({
     id: 'chatcmpl-8a1b2c3d4e',
     object: 'chat.completion.chunk',
     created: 1_760_000_000,
     model: 'svc-4-plus',
-    choices: [{ index: 0, delta: { role: '', content: `token ${i} héllo 世界 ` }, finish_reason: '' }],
+    choices: [{ index: 0, delta: { role: '', content: ascii ? ` tok${i % 1000}` : `token ${i} héllo 世界 ` }, finish_reason: '' }],
     usage: { prompt_tokens: 12, completion_tokens: i, total_tokens: 12 + i },
   });
 }
 
-const text = `${Array.from({ length: eventCount }, (_, i) => `data: ${chunkJson(i)}\n\n`).join('')}data: [DONE]\n\n`;
-const bytes = new TextEncoder().encode(text);
+const streamOf = (ascii: boolean) =>
+  new TextEncoder().encode(
+    `${Array.from({ length: eventCount }, (_, i) => `data: ${chunkJson(i, ascii)}\n\n`).join('')}data: [DONE]\n\n`,
+  );
+let bytes = streamOf(false);
 
 function split(size: number): Uint8Array[] {
   const reads: Uint8Array[] = [];
@@ -65,7 +70,7 @@ function eventsourceParser(reads: Uint8Array[], parse: boolean): number {
   return n;
 }
 
-const payloads = Array.from({ length: eventCount }, (_, i) => chunkJson(i));
+let payloads = Array.from({ length: eventCount }, (_, i) => chunkJson(i));
 function jsonOnly(): number {
   for (const p of payloads) JSON.parse(p);
   return payloads.length;
@@ -98,19 +103,40 @@ function compare(contenders: [name: string, run: () => number][], rounds = runs)
   });
 }
 
-console.log(
-  `${eventCount} chat chunks, ${(bytes.length / 1e6).toFixed(2)} MB, ${runs} rounds (CPU time; min is the figure), node ${process.version}`,
-);
-for (const size of [16_384, 1_024, 64]) {
-  const reads = split(size);
-  console.log(`-- reads of ${size} bytes`);
-  compare([
-    ['svc-agents SseDecoder', () => ours(reads, false)],
-    ['eventsource-parser@3 + TextDecoder', () => eventsourceParser(reads, false)],
-  ]);
-  compare([
-    ['svc-agents SseDecoder + JSON.parse', () => ours(reads, true)],
-    ['eventsource-parser@3 + JSON.parse', () => eventsourceParser(reads, true)],
-    ['JSON.parse of the payloads alone', jsonOnly],
-  ]);
+for (const ascii of [false, true]) {
+  bytes = streamOf(ascii);
+  payloads = Array.from({ length: eventCount }, (_, i) => chunkJson(i, ascii));
+  console.log(
+    `${eventCount} chat chunks, ${ascii ? 'ASCII' : 'non-ASCII'} content, ${(bytes.length / 1e6).toFixed(2)} MB, ${runs} rounds (CPU time; min is the figure), node ${process.version}`,
+  );
+  for (const size of [65_536, 16_384, 1_024, 64]) {
+    const reads = split(size);
+    console.log(`-- reads of ${size} bytes`);
+    compare([
+      ['svc-agents SseDecoder', () => ours(reads, false)],
+      ['eventsource-parser@3 + TextDecoder', () => eventsourceParser(reads, false)],
+    ]);
+    compare([
+      ['svc-agents SseDecoder + JSON.parse', () => ours(reads, true)],
+      ['eventsource-parser@3 + JSON.parse', () => eventsourceParser(reads, true)],
+      ['JSON.parse of the payloads alone', jsonOnly],
+    ]);
+  }
 }
+
+// One very long `data:` line (defect 8): decoding must stay linear in its length.
+const longLine = new TextEncoder().encode(`data: ${'x'.repeat(20 * 1024 * 1024)}\n\ndata: [DONE]\n\n`);
+const longTimes: number[] = [];
+for (let round = 0; round < 5; round++) {
+  const decoder = new SseDecoder();
+  const start = process.cpuUsage();
+  let n = 0;
+  for (let i = 0; i < longLine.length; i += 16_384) n += decoder.decode(longLine.subarray(i, i + 16_384)).length;
+  const used = process.cpuUsage(start);
+  if (n !== 1) throw new Error(`long line: decoded ${n} events, expected 1`);
+  longTimes.push((used.user + used.system) / 1000);
+}
+longTimes.sort((a, b) => a - b);
+console.log(
+  `-- one 20 MiB data line in 16 KiB reads: min ${longTimes[0]?.toFixed(1)} ms  median ${longTimes[2]?.toFixed(1)} ms`,
+);
