@@ -37,14 +37,11 @@ describe('package entry points', () => {
     it('should keep the tool executor internals out of the main entry', () => {
       for (const name of [
         'executeToolCall',
-        'executeToolCalls',
-        'createRejectedOutcome',
         'resolveNeedsApproval',
         'ToolCallLedger',
         'toolNameOf',
         'formatToolOutput',
         'DEFAULT_TOOL_TIMEOUT_MS',
-        'DEFAULT_TOOL_CONCURRENCY',
       ]) {
         expect(mainEntry, name).not.toHaveProperty(name);
       }

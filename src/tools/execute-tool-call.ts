@@ -11,9 +11,6 @@ import type { ParseArgumentsResult, ToolCallOutcome, ToolSet } from './tool.js';
 import { ToolCallContext } from './tool-call-context.js';
 import type { ToolCallLedger } from './tool-call-ledger.js';
 
-/** What to do when a tool's `execute` throws: tell the model (default) or fail the run. */
-export type ToolErrorMode = 'model' | 'throw';
-
 /** Options of `executeToolCall`. */
 export interface ExecuteToolCallOptions<C = unknown> {
   /** The tools of the run. */
@@ -26,8 +23,6 @@ export interface ExecuteToolCallOptions<C = unknown> {
   client?: SvcClient | undefined;
   /** The run's abort signal; the tool's own signal also fires on its timeout. */
   signal?: AbortSignal | undefined;
-  /** `model`: a throwing tool becomes an `Error in <tool>: ...` message; `throw`: a `ToolExecutionError`. @default 'model' */
-  toolErrors?: ToolErrorMode;
   /** Records the call so its id never runs twice. */
   ledger?: ToolCallLedger | undefined;
   /** The call's arguments as the tool's `parseArguments` already parsed them (parsed here otherwise). */
@@ -42,8 +37,8 @@ export interface ExecuteToolCallOptions<C = unknown> {
 
 /**
  * Runs one tool call and describes how it went. Model mistakes (unknown tool, bad arguments), a throwing
- * tool, a timeout and an abort all become an outcome whose `content` is the `tool` message for the model;
- * only `toolErrors: 'throw'` turns a throwing tool into a rejection.
+ * tool, a timeout and an abort all become an outcome whose `content` is the `tool` message for the model:
+ * it never rejects for what the tool did.
  */
 export function executeToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
   const { ledger, call } = options;
@@ -54,7 +49,7 @@ export function executeToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<
 }
 
 async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
-  const { toolSet, call, signal, toolErrors = 'model' } = options;
+  const { toolSet, call, signal } = options;
   const toolName = call.function.name;
   const argumentsText = call.function.arguments ?? '';
   const base = { toolCallId: call.id, toolName, output: undefined, executed: false };
@@ -140,7 +135,6 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
         message: safeErrorMessage(failed.error),
         cause: failed.error,
       });
-      if (toolErrors === 'throw') throw error;
       return { ...started, status: 'error', content: error.message, error };
     }
   }

@@ -70,7 +70,7 @@ export class ToolCallLedger {
       else this.#completed.set(id, outcome);
       return outcome;
     });
-    // A rejected call (toolErrors: 'throw') stays recorded: its tool ran, so it must not run again.
+    // A rejected call stays recorded: it may have reached its tool, so it must not run again.
     this.#calls.set(id, call);
     return call;
   }

@@ -163,6 +163,36 @@ describe('runAgent', () => {
     });
   });
 
+  describe('when a turn asks for more calls than toolConcurrency allows', () => {
+    it('should run at most 8 at a time by default and answer in call order, not completion order', async () => {
+      const stats = { inFlight: 0, maxInFlight: 0 };
+      const work = createRecordingTool('work', {
+        execute: async (args) => {
+          const n = args.n as number;
+          stats.inFlight++;
+          stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+          // Later calls finish first, so completion order is not call order.
+          await new Promise((resolve) => setTimeout(resolve, 40 - 2 * n));
+          stats.inFlight--;
+          return `done ${n}`;
+        },
+      });
+      const calls = Array.from({ length: 20 }, (_, n) => ({
+        id: `call_${n}`,
+        function: { name: 'work', arguments: JSON.stringify({ n }) },
+      }));
+      env.emu.script([{ message: { content: '', tool_calls: calls } }, { message: { content: 'ok' } }]);
+      await createTestAgent(env, { tools: [work.tool] }).run('x');
+      expect(stats.maxInFlight).toBe(8);
+      const toolMessages = (chatRequests(env.emu)[1]!.messages as ToolMessage[]).filter(
+        (message) => message.role === 'tool',
+      );
+      expect(toolMessages.map((message) => [message.tool_call_id, message.content])).toEqual(
+        calls.map((call, n) => [call.id, `done ${n}`]),
+      );
+    });
+  });
+
   describe('when a legacy model streams deltas without index and with empty ids', () => {
     it('should give the call one generated id used in events, the assistant message and the tool message', async () => {
       const weather = createRecordingTool('get_weather');

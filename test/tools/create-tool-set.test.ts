@@ -133,21 +133,3 @@ describe('resolveNeedsApproval', () => {
     });
   });
 });
-
-describe('createRejectedOutcome', () => {
-  describe('when a person refuses a call', () => {
-    it('should tell the model the call did not run', async () => {
-      const { createRejectedOutcome } = await import('../../src/tools/create-rejected-outcome.js');
-      const call = {
-        id: 'c9',
-        type: 'function' as const,
-        function: { name: 'delete_file', arguments: '{"file_id":"f1"}' },
-      };
-      const outcome = createRejectedOutcome({ call, reason: 'keep it' });
-      expect(outcome).toMatchObject({ toolCallId: 'c9', status: 'rejected', executed: false });
-      expect(outcome.content).toBe(
-        'The call of delete_file was not approved: keep it. It did not run; do not retry it unchanged.',
-      );
-    });
-  });
-});
