@@ -92,8 +92,14 @@ describe('AgentStream.toResponse', () => {
       env.emu.script([toolTurn, { message: { content: 'ok' } }]);
       const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools: [tool] });
       const response = agent.stream('go').toResponse({ heartbeatMs: 20 });
-      setTimeout(release, 150);
-      const { pings, frames } = parseSse(await response.text());
+      // The tool finishes only once two pings arrived: however slow the machine, the silence is long enough.
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        text += read.value;
+        if (parseSse(text).pings >= 2) release();
+      }
+      const { pings, frames } = parseSse(text);
       expect(pings).toBeGreaterThanOrEqual(2);
       expect(JSON.parse(frames.at(-1)?.data ?? '{}').type).toBe('finish');
     });
