@@ -83,9 +83,11 @@ const scalarParamsSchema = chatCompletionParamsObject.omit({ messages: true, too
  * parsed when it is first sent, and on later requests only compared with its copy (no allocation, and
  * unchanged strings compare by reference), while the rules between objects (which call a `tool` message
  * answers, model and channel rules) run on every request. An object edited in place after it was sent no
- * longer matches its copy and is parsed again, so the verdict is always the full schema's.
+ * longer matches its copy and is parsed again, so the verdict is always the full schema's. One memory
+ * per schema: an object accepted as a tool definition is still parsed when it is sent as a message.
  */
-const accepted = new WeakMap<object, unknown>();
+const acceptedMessages = new WeakMap<object, unknown>();
+const acceptedTools = new WeakMap<object, unknown>();
 
 type RawMessage = { role?: unknown; tool_calls?: unknown; tool_call_id?: unknown };
 
@@ -101,12 +103,12 @@ function passesIncrementally(params: unknown, channel: Channel): boolean {
   if (!Array.isArray(messages) || messages.length === 0) return false;
   if (!isModelAndStreamOnly(raw) && !scalarParamsSchema.safeParse(raw).success) return false;
   for (const message of messages) {
-    if (!accept(message, isCommonChatMessage, chatMessageSchema)) return false;
+    if (!accept(message, acceptedMessages, isCommonChatMessage, chatMessageSchema)) return false;
   }
   if (!toolCallIdsMatch(messages as RawMessage[])) return false;
   if (tools !== undefined) {
     if (!Array.isArray(tools)) return false;
-    for (const tool of tools) if (!accept(tool, undefined, toolDefinitionSchema)) return false;
+    for (const tool of tools) if (!accept(tool, acceptedTools, undefined, toolDefinitionSchema)) return false;
   }
   let broken = false;
   const ctx = {
@@ -127,31 +129,33 @@ function passesIncrementally(params: unknown, channel: Channel): boolean {
  */
 function accept(
   value: unknown,
+  memory: WeakMap<object, unknown>,
   isCommon: ((value: unknown) => boolean) | undefined,
   schema: z.ZodType,
 ): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const copy = accepted.get(value);
+  const copy = memory.get(value);
   if (copy !== undefined && sameData(value, copy, 0)) return true;
   if (!isCommon?.(value) && !schema.safeParse(value).success) return false;
   const snapshot = copyData(value, 0);
-  if (snapshot !== tooDeep) accepted.set(value, snapshot);
+  if (snapshot !== notCopied) memory.set(value, snapshot);
   return true;
 }
 
-// Deeper data (or a cycle) is not remembered: it is parsed on every request, like before it was accepted.
+// Deeper data (or a cycle), and anything holding a class instance, whose fields a copy could not follow,
+// is not remembered: it is parsed on every request, like before it was accepted.
 const maxDepth = 32;
-const tooDeep = Symbol('too deep');
+const notCopied = Symbol('not copied');
 
-/** A copy of plain objects and arrays; anything else (strings, numbers, class instances) by reference. */
+/** A copy of plain objects and arrays, primitives as they are; {@link notCopied} for anything else. */
 function copyData(value: unknown, depth: number): unknown {
-  if (typeof value !== 'object' || value === null || !isPlain(value)) return value;
-  if (depth > maxDepth) return tooDeep;
+  if (typeof value !== 'object' || value === null) return value;
+  if (!isPlain(value) || depth > maxDepth) return notCopied;
   if (Array.isArray(value)) {
     const copy: unknown[] = new Array(value.length);
     for (let index = 0; index < value.length; index++) {
       const item = copyData(value[index], depth + 1);
-      if (item === tooDeep) return tooDeep;
+      if (item === notCopied) return notCopied;
       copy[index] = item;
     }
     return copy;
@@ -159,7 +163,7 @@ function copyData(value: unknown, depth: number): unknown {
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = copyData((value as Record<string, unknown>)[key], depth + 1);
-    if (item === tooDeep) return tooDeep;
+    if (item === notCopied) return notCopied;
     copy[key] = item;
   }
   return copy;
@@ -228,7 +232,7 @@ function toolCallIdsMatch(messages: RawMessage[]): boolean {
 
 /**
  * Throws `RequestValidationError` listing every rule `params` breaks, before any network call. Messages
- * and tool definitions re-sent unchanged are not parsed again (see `accepted`).
+ * and tool definitions re-sent unchanged are not parsed again (see `acceptedMessages`).
  * @example validateChatCompletionParams(params, { channel: 'plan' })
  */
 export function validateChatCompletionParams(

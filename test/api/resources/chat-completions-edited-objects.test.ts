@@ -51,4 +51,60 @@ describe('ChatCompletions validation of objects sent before', () => {
       expect(setup.server.requests).toHaveLength(1);
     });
   });
+
+  describe('when a message built by a class is edited and sent again', () => {
+    it('should refuse the broken message and send nothing', async () => {
+      class Message {
+        constructor(
+          public role: string,
+          public content: unknown,
+        ) {}
+      }
+      const message = new Message('user', 'Hi');
+      const params = { model: 'svc-3.5-flash', messages: [message as unknown as ChatMessage] };
+      await setup.client.chat.completions.create(params);
+      message.content = { text: 'not a string nor parts' };
+      const error = await setup.client.chat.completions.create(params).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(String(error)).toMatch(/messages\[0\]\.content/);
+      expect(setup.server.requests).toHaveLength(1);
+    });
+  });
+
+  describe('when a message holding a class-built part is edited and sent again', () => {
+    it('should refuse the broken part and send nothing', async () => {
+      class TextPart {
+        type = 'text';
+        constructor(public text: unknown) {}
+      }
+      const part = new TextPart('Hi');
+      const params = {
+        model: 'svc-3.5-flash',
+        messages: [{ role: 'user', content: [part] } as unknown as ChatMessage],
+      };
+      await setup.client.chat.completions.create(params);
+      part.text = 42;
+      const error = await setup.client.chat.completions.create(params).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(String(error)).toMatch(/messages\[0\]\.content\[0\]/);
+      expect(setup.server.requests).toHaveLength(1);
+    });
+  });
+
+  describe('when an object accepted as a tool definition is sent as a message', () => {
+    it('should check it as a message', async () => {
+      const tool = { type: 'function', function: { name: 'get_weather' } } as ToolDefinition;
+      await setup.client.chat.completions.create({
+        model: 'svc-3.5-flash',
+        messages: [{ role: 'user' as const, content: 'Hi' }],
+        tools: [tool],
+      });
+      const error = await setup.client.chat.completions
+        .create({ model: 'svc-3.5-flash', messages: [tool as unknown as ChatMessage] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(String(error)).toMatch(/messages\[0\]\.role/);
+      expect(setup.server.requests).toHaveLength(1);
+    });
+  });
 });
