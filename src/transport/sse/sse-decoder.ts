@@ -16,7 +16,7 @@ export const defaultMaxEventBytes = 32 * 1024 * 1024;
 
 /** Options of {@link SseDecoder}. */
 export interface SseDecoderOptions {
-  /** Largest event accepted, in UTF-16 code units of its text (bytes for ASCII); a larger one throws. @default 32 MiB */
+  /** Largest event accepted, in UTF-8 bytes (its unfinished line plus its `data` so far); a larger one throws. @default 32 MiB */
   maxEventBytes?: number | undefined;
   /** Builds the error thrown past `maxEventBytes`. @default a plain Error */
   onTooLarge?: ((limit: number) => Error) | undefined;
@@ -35,8 +35,11 @@ export class SseDecoder {
   private readonly _decoder = new StringDecoder('utf8');
   /** The first text was seen (a byte-order mark at its start is dropped). */
   private _started = false;
-  /** Total length of `_pending`. */
+  /** Total length of `_pending`, in UTF-16 code units. */
   private _pendingLength = 0;
+  /** UTF-8 bytes of `_pending` and of `_data`; -1 until an event is large enough to count them (see `_checkSize`). */
+  private _pendingBytes = -1;
+  private _dataBytes = -1;
   private readonly _maxEventBytes: number;
   private readonly _onTooLarge: (limit: number) => Error;
   /** Text of an unfinished line, kept as pieces so a long event is not re-scanned on every read. */
@@ -52,12 +55,41 @@ export class SseDecoder {
       options.onTooLarge ?? ((limit) => new Error(`A stream event is larger than ${limit} bytes.`));
   }
 
-  /** Throws once the unfinished event would exceed the cap. */
-  private _checkSize(unfinished: number): void {
-    if (unfinished + (this._data?.length ?? 0) > this._maxEventBytes) {
-      this._finish();
-      throw this._onTooLarge(this._maxEventBytes);
+  /**
+   * Throws once the event being read (its unfinished line plus its `data` so far) exceeds the cap in
+   * bytes. UTF-8 takes at most 3 bytes per UTF-16 code
+   * unit, so an event under a third of the cap in code units is under it in bytes: only larger events are
+   * counted, each piece once as it arrives, so a huge event stays linear.
+   */
+  private _checkSize(): void {
+    const data = this._data;
+    if ((this._pendingLength + (data?.length ?? 0)) * 3 <= this._maxEventBytes) return;
+    if (this._pendingBytes < 0) {
+      this._pendingBytes = 0;
+      for (const piece of this._pending) this._pendingBytes += Buffer.byteLength(piece);
     }
+    if (data !== undefined && this._dataBytes < 0) this._dataBytes = Buffer.byteLength(data);
+    if (this._pendingBytes + (data === undefined ? 0 : this._dataBytes) > this._maxEventBytes) {
+      this._refuse();
+    }
+  }
+
+  private _refuse(): never {
+    this._finish();
+    throw this._onTooLarge(this._maxEventBytes);
+  }
+
+  /** Keeps `piece` as part of the unfinished line. */
+  private _keep(piece: string): void {
+    this._pending.push(piece);
+    this._pendingLength += piece.length;
+    if (this._pendingBytes >= 0) this._pendingBytes += Buffer.byteLength(piece);
+  }
+
+  private _clearPending(): void {
+    this._pending = [];
+    this._pendingLength = 0;
+    this._pendingBytes = -1;
   }
 
   /** True once `data: [DONE]` was seen; later input is ignored. */
@@ -86,24 +118,21 @@ export class SseDecoder {
     if (this._pending.length > 0) {
       // Most reads of a long event carry no line end: keep the piece and skip the join.
       if (text.indexOf('\n', start) === -1 && text.indexOf('\r', start) === -1) {
-        this._pending.push(start === 0 ? text : text.slice(start));
-        this._pendingLength += text.length - start;
-        this._checkSize(this._pendingLength);
+        this._keep(start === 0 ? text : text.slice(start));
+        this._checkSize();
         return out;
       }
       this._pending.push(start === 0 ? text : text.slice(start));
       text = this._pending.join('');
-      this._pending = [];
-      this._pendingLength = 0;
+      this._clearPending();
       start = 0;
     }
     const rest =
       text.indexOf('\r', start) === -1 ? this._scanLF(text, start, out) : this._scanAny(text, start, out);
     if (rest < text.length && !this._done) {
-      this._pending.push(text.slice(rest));
-      this._pendingLength = text.length - rest;
-      this._checkSize(this._pendingLength);
-    } else if (this._data !== undefined && !this._done) this._checkSize(0);
+      this._keep(text.slice(rest));
+      this._checkSize();
+    } else if (this._data !== undefined && !this._done) this._checkSize();
     return out;
   }
 
@@ -115,8 +144,7 @@ export class SseDecoder {
     if (tail !== '') this._pending.push(tail);
     if (this._pending.length > 0) {
       const line = this._pending.join('');
-      this._pending = [];
-      this._pendingLength = 0;
+      this._clearPending();
       this._line(line, 0, line.length, out);
     }
     if (!this._done) this._dispatch(out);
@@ -142,6 +170,10 @@ export class SseDecoder {
         if (value === sseDoneMarker) {
           this._finish();
           return text.length;
+        }
+        // A whole event in one read is checked too; the byte count is needed only past a third of the cap.
+        if (value.length * 3 > this._maxEventBytes && Buffer.byteLength(value) > this._maxEventBytes) {
+          this._refuse();
         }
         out.push(value);
         pos = nl + 2;
@@ -200,22 +232,28 @@ export class SseDecoder {
         if (valueStart < end && text.charCodeAt(valueStart) === SPACE) valueStart++;
       } else return; // a field like `database:`, ignored
       const value = text.slice(valueStart, end);
-      this._data = this._data === undefined ? value : `${this._data}\n${value}`;
+      if (this._data === undefined) this._data = value;
+      else {
+        this._data = `${this._data}\n${value}`;
+        if (this._dataBytes >= 0) this._dataBytes += 1 + Buffer.byteLength(value);
+      }
+      this._checkSize();
     }
     // Other fields (event, id, retry) carry nothing this API uses.
   }
 
   private _finish(): void {
     this._done = true;
-    this._pending = [];
-    this._pendingLength = 0;
+    this._clearPending();
     this._data = undefined;
+    this._dataBytes = -1;
   }
 
   private _dispatch(out: string[]): void {
     const data = this._data;
     if (data === undefined) return;
     this._data = undefined;
+    this._dataBytes = -1;
     if (data === sseDoneMarker) {
       this._finish();
       return;

@@ -65,4 +65,33 @@ describe('SseDecoder on one long data line (defect 8)', () => {
       for (let i = 0; i < 20; i++) decoder.decode(Buffer.from(`data: ${'z'.repeat(100)}\n`));
     }).toThrow(/larger than 1000 bytes/);
   });
+
+  it('should count maxEventBytes in UTF-8 bytes, not characters', () => {
+    // n three-byte characters are 3n bytes of data but n characters (6 more bytes with the "data: " field).
+    const feed = (decoder: SseDecoder, text: string) => {
+      const bytes = Buffer.from(text);
+      const events: string[] = [];
+      for (let i = 0; i < bytes.length; i += 16) events.push(...decoder.decode(bytes.subarray(i, i + 16)));
+      return events;
+    };
+    const han = (n: number) => '漢'.repeat(n);
+    const tooLarge = /larger than 100 bytes/;
+    expect(feed(new SseDecoder({ maxEventBytes: 100 }), `data: ${han(31)}\n\n`)).toEqual([han(31)]);
+    expect(() => feed(new SseDecoder({ maxEventBytes: 100 }), `data: ${han(34)}\n\n`)).toThrow(tooLarge);
+    // Arriving in one read makes no difference.
+    expect(() => new SseDecoder({ maxEventBytes: 100 }).decode(Buffer.from(`data: ${han(34)}\n\n`))).toThrow(
+      tooLarge,
+    );
+    // Four-byte characters are two UTF-16 code units each.
+    expect(feed(new SseDecoder({ maxEventBytes: 100 }), `data: ${'😀'.repeat(20)}\n\n`)).toHaveLength(1);
+    expect(() => feed(new SseDecoder({ maxEventBytes: 100 }), `data: ${'😀'.repeat(26)}\n\n`)).toThrow(
+      tooLarge,
+    );
+    // The data lines of one event count together, in bytes too.
+    const lines = Array.from({ length: 4 }, () => `data: ${han(10)}\n`).join('');
+    expect(() => feed(new SseDecoder({ maxEventBytes: 100 }), `${lines}\n`)).toThrow(tooLarge);
+    expect(feed(new SseDecoder({ maxEventBytes: 200 }), `${lines}\n`)).toEqual([
+      Array.from({ length: 4 }, () => han(10)).join('\n'),
+    ]);
+  });
 });
