@@ -106,6 +106,8 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T, undefined> {
   fail(error: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
+    // After the consumer's `return()` nobody reads any more: a later failure is not news to anyone.
+    if (this.#closed) return;
     this.#failure = { error };
     this.#settleWaiter();
   }

@@ -74,6 +74,16 @@ describe('AsyncQueue', () => {
       await queue.return();
       expect(returns).toBe(0);
     });
+
+    it('should stay done when the producer fails afterwards', async () => {
+      const queue = new AsyncQueue<number>();
+      queue.push(1);
+      await queue.return();
+      // The producer learns of the stop only later (the socket closes) and reports it as a failure.
+      queue.fail(new Error('socket closed'));
+      expect(await queue.next()).toEqual({ done: true, value: undefined });
+      expect(await queue.readBatch()).toBeUndefined();
+    });
   });
 
   describe('when the consumer lags highWaterMark values behind', () => {
