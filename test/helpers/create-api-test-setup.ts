@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SvcClient, type SvcClientOptions } from '../../src/api/svc-client.js';
+import type { ChatCompletion } from '../../src/api/types/chat.js';
 import {
   createHttpTestServer,
   type HttpTestServer,
@@ -8,6 +9,16 @@ import {
 
 /** The key every API test uses; tests assert it never leaks. */
 export const testApiKey = 'sk-test-0123456789abcdef';
+
+/** A minimal non-streamed answer ("Hello!") for a fixture server to reply with. */
+export const helloCompletion: ChatCompletion = {
+  id: 'cmpl-1',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'svc-3.5-flash',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+};
 
 /** A test server plus a client pointed at it. */
 export interface ApiTestSetup {

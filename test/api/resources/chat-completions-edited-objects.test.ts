@@ -1,16 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
-import type { ChatCompletion, ChatMessage, ToolDefinition } from '../../../src/api/types/chat.js';
-import { type ApiTestSetup, createApiTestSetup } from '../../helpers/create-api-test-setup.js';
-
-const completion: ChatCompletion = {
-  id: 'cmpl-1',
-  object: 'chat.completion',
-  created: 1_700_000_000,
-  model: 'svc-3.5-flash',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
-};
+import type { ChatMessage, ToolDefinition } from '../../../src/api/types/chat.js';
+import {
+  type ApiTestSetup,
+  createApiTestSetup,
+  helloCompletion,
+} from '../../helpers/create-api-test-setup.js';
 
 // A caller of the client may keep its message and tool objects and edit them between requests: each
 // request is checked as sent, like any other (the client knows nothing of a conversation).
@@ -18,7 +13,7 @@ describe('ChatCompletions validation of objects sent before', () => {
   let setup: ApiTestSetup;
   beforeEach(async () => {
     setup = await createApiTestSetup();
-    setup.replyJson(completion);
+    setup.replyJson(helloCompletion);
   });
   afterEach(() => setup.close());
 

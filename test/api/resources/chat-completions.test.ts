@@ -1,22 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
-import type { ChatCompletion } from '../../../src/api/types/chat.js';
 import {
   type ApiTestSetup,
   createApiTestSetup,
+  helloCompletion,
   jsonBody,
   sendSse,
   testApiKey,
 } from '../../helpers/create-api-test-setup.js';
 
-const completion: ChatCompletion = {
-  id: 'cmpl-1',
-  object: 'chat.completion',
-  created: 1_700_000_000,
-  model: 'svc-3.5-flash',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
-};
 const params = { model: 'svc-3.5-flash', messages: [{ role: 'user' as const, content: 'Hi' }] };
 
 describe('ChatCompletions', () => {
@@ -28,7 +20,7 @@ describe('ChatCompletions', () => {
 
   describe('when creating a completion', () => {
     it('should POST the params as JSON with bearer auth and parse the completion', async () => {
-      setup.replyJson(completion);
+      setup.replyJson(helloCompletion);
       const result = await setup.client.chat.completions.create({ ...params, temperature: 0.2 });
       const request = setup.onlyRequest();
       expect(request.method).toBe('POST');
@@ -36,11 +28,11 @@ describe('ChatCompletions', () => {
       expect(request.headers.authorization).toBe(`Bearer ${testApiKey}`);
       expect(request.headers['content-type']).toMatch(/^application\/json/);
       expect(jsonBody(request)).toEqual({ ...params, temperature: 0.2 });
-      expect(result).toEqual(completion);
+      expect(result).toEqual(helloCompletion);
     });
 
     it('should send per-call headers', async () => {
-      setup.replyJson(completion);
+      setup.replyJson(helloCompletion);
       await setup.client.chat.completions.create(params, { headers: { 'x-extra': 'yes' } });
       expect(setup.onlyRequest().headers['x-extra']).toBe('yes');
     });
@@ -48,7 +40,7 @@ describe('ChatCompletions', () => {
 
   describe('when using the plan channel', () => {
     it('should POST to /svc_plan/v1/chat/completions', async () => {
-      setup.replyJson({ ...completion, model: 'svc-router-v1' });
+      setup.replyJson({ ...helloCompletion, model: 'svc-router-v1' });
       const result = await setup.client.plan.chat.completions.create({ ...params, model: 'svc-router-v1' });
       const request = setup.onlyRequest();
       expect(request.method).toBe('POST');
@@ -59,7 +51,7 @@ describe('ChatCompletions', () => {
     });
 
     it('should refuse another model before any network call', async () => {
-      setup.replyJson(completion);
+      setup.replyJson(helloCompletion);
       // The types refuse it too: the plan channel's model type is 'svc-router-v1'.
       // @ts-expect-error another model on the plan channel
       await expect(setup.client.plan.chat.completions.create(params)).rejects.toThrow(RequestValidationError);
@@ -69,7 +61,7 @@ describe('ChatCompletions', () => {
 
   describe('when the params break a rule', () => {
     it('should throw RequestValidationError naming the field and send nothing', async () => {
-      setup.replyJson(completion);
+      setup.replyJson(helloCompletion);
       const error = await setup.client.chat.completions
         .create({ ...params, messages: [{ role: 'tool', content: 'x' } as never] })
         .catch((e: unknown) => e);
@@ -81,7 +73,7 @@ describe('ChatCompletions', () => {
     it('should send the request as is with validate: false', async () => {
       await setup.close();
       setup = await createApiTestSetup({ validate: false });
-      setup.replyJson(completion);
+      setup.replyJson(helloCompletion);
       await setup.client.chat.completions.create({ ...params, temperature: 9 });
       expect(jsonBody(setup.onlyRequest())).toMatchObject({ temperature: 9 });
     });
