@@ -1,14 +1,19 @@
 import { RequestValidationError } from '../../src/api/errors/request-validation-error.js';
 
-/** Runs `validate` and returns the RequestValidationError it throws; fails the test when it passes. */
-export function validationErrorOf(validate: () => void): RequestValidationError {
+/** Runs `run` and returns the `type` error it throws; fails the test when it throws nothing or another error. */
+export function thrownError<E>(type: new (...args: never[]) => E, run: () => unknown): E {
   try {
-    validate();
+    run();
   } catch (error) {
-    if (error instanceof RequestValidationError) return error;
+    if (error instanceof type) return error;
     throw error;
   }
-  throw new Error('expected a RequestValidationError, but the request passed validation');
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
+}
+
+/** Runs `validate` and returns the RequestValidationError it throws; fails the test when it passes. */
+export function validationErrorOf(validate: () => void): RequestValidationError {
+  return thrownError(RequestValidationError, validate);
 }
 
 /** The `path: rule` lines of the error `validate` throws. */

@@ -5,6 +5,7 @@ import { z as z3 } from 'zod/v3';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
 import type { ToolParameters } from '../../src/tools/tool-parameters.js';
+import { thrownError } from '../helpers/validation-error-of.js';
 
 function createTool(parameters: ToolParameters, overrides: { name?: string; description?: string } = {}) {
   return defineTool({
@@ -16,13 +17,7 @@ function createTool(parameters: ToolParameters, overrides: { name?: string; desc
 }
 
 function definitionError(run: () => unknown): ToolDefinitionError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ToolDefinitionError) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolDefinitionError');
+  return thrownError(ToolDefinitionError, run);
 }
 
 // The same shape in both zod majors: every type the spec allows, with descriptions.
