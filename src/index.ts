@@ -120,7 +120,7 @@ export { type ImagePart, type ImagePartOptions, imagePart } from './api/parts/im
 export { PartInputError } from './api/parts/part-input-error.js';
 export { type TextPart, textPart } from './api/parts/text-part.js';
 export { type VideoPart, videoPart } from './api/parts/video-part.js';
-export type { Channel, ChatCompletions } from './api/resources/chat-completions.js';
+export type { ChatCompletions } from './api/resources/chat-completions.js';
 export type { Files } from './api/resources/files.js';
 export type { Images } from './api/resources/images.js';
 export type { Messages } from './api/resources/messages.js';
@@ -179,7 +179,7 @@ export type {
   MessagesTool,
 } from './api/types/messages.js';
 export type { Model, ModelList } from './api/types/models.js';
-export type { RequestOptions } from './api/types/request-options.js';
+export type { Channel, RequestOptions } from './api/types/request-options.js';
 export type {
   TokenCount,
   TokenCountContentPart,

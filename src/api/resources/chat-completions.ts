@@ -1,11 +1,8 @@
 import { ChatCompletionStream } from '../chat/chat-completion-stream.js';
 import type { ChatCompletion, ChatCompletionCreateParams } from '../types/chat.js';
-import type { RequestOptions } from '../types/request-options.js';
+import type { Channel, RequestOptions } from '../types/request-options.js';
 import { validateRequest } from './request-validators.js';
 import { type ResourceContext, withOptions } from './resource-context.js';
-
-/** Which channel a resource talks to: `/v1` or the plan channel's `/svc_plan/v1`. */
-export type Channel = 'default' | 'plan';
 
 /** Path prefix of each channel. */
 export const channelPrefix: Record<Channel, string> = { default: '/v1', plan: '/svc_plan/v1' };

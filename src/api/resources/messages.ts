@@ -1,6 +1,6 @@
 import type { MessagesCountTokensParams, MessagesTokenCount } from '../types/messages.js';
-import type { RequestOptions } from '../types/request-options.js';
-import { type Channel, channelPrefix } from './chat-completions.js';
+import type { Channel, RequestOptions } from '../types/request-options.js';
+import { channelPrefix } from './chat-completions.js';
 import { validateRequest } from './request-validators.js';
 import { type ResourceContext, withOptions } from './resource-context.js';
 

@@ -1,5 +1,5 @@
 import { validateResourceId } from '../schemas/validate-resource-id.js';
-import type { Channel } from './chat-completions.js';
+import type { Channel } from '../types/request-options.js';
 
 type RequestSchemas = typeof import('../schemas/request-schemas.js');
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Channel } from '../resources/chat-completions.js';
+import type { Channel } from '../types/request-options.js';
 import { chatMessageSchema, chatMessagesSchema } from './chat-message-schemas.js';
 import { checkChatModelRules, checkDefaultChannelRules, checkPlanChannelRules } from './chat-model-rules.js';
 import { toolDefinitionSchema } from './chat-tool-schemas.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Channel } from '../resources/chat-completions.js';
+import type { Channel } from '../types/request-options.js';
 import { isJsonObject, nonEmptyString, ruleError } from './field-rules.js';
 import { planModelId } from './model-ids.js';
 import { unsupportedContentType, validateWithSchema } from './validate-with-schema.js';

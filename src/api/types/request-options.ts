@@ -1,5 +1,8 @@
 import type { RetryInfo } from '../../transport/send-with-retry.js';
 
+/** Which channel a resource talks to: `/v1` or the plan channel's `/svc_plan/v1`. */
+export type Channel = 'default' | 'plan';
+
 /** Per-call options accepted by every resource method, as the second argument. */
 export interface RequestOptions {
   /** Cancels the request, its retry waits and, for streams, the stream itself. */
