@@ -29,20 +29,15 @@ export interface HttpRequest {
 /** A streamed response whose status and headers arrived (2xx); the events are read as they come. */
 export interface SseResponse {
   /**
-   * The `data` payload of each event; `[DONE]` ends it and is not yielded. Iterate once; a failure (cut
-   * socket, abort, idle timeout) is thrown as a typed error, never replayed.
+   * The `data` payload of each event; `[DONE]` ends it and is not yielded. Read it once, per event
+   * (`next`) or per network read (`readBatch`), not both; a failure (cut socket, abort, idle timeout) is
+   * thrown as a typed error, never replayed.
    */
   events: AsyncQueue<string>;
   /** The `X-Trace-Id` response header. */
   requestId: string | undefined;
   /** Stops the stream now: a pending or later read of `events` throws `APIUserAbortError`. */
   abort(reason?: unknown): void;
-  /**
-   * The same payloads as `events`, every one buffered per call (never empty; `undefined` once the stream
-   * has ended), for consumers that want one await per network read instead of one per event. Use either
-   * this or `events`, not both.
-   */
-  readBatch(): Promise<string[] | undefined>;
   /** Stops reading early (the consumer quit): drops the connection, releases the caller's signal. */
   close(): void;
   /**

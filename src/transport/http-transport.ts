@@ -126,12 +126,10 @@ export class HttpTransport {
       }
       // From here the time limit is an idle timeout: the handler restarts it on every read.
       guard.restartTimer();
-      const events = handler.events;
       return {
-        events,
+        events: handler.events,
         requestId: headerValue(head.headers['x-trace-id']),
         abort: (reason) => guard.abortByUser(reason),
-        readBatch: () => events.readBatch(),
         close: () => handler.close(),
         ended: () => (handler.sawDone ? 'done' : 'eof'),
         redact: (text) => redactSecret(text, apiKey),

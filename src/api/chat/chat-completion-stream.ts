@@ -83,7 +83,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   /**
    * Iterates the stream, one value per chunk from `fold`; with `foldMore`, the later chunks of the same
    * read are folded into the same value instead (per-read values). The events are read from the
-   * transport's queue (`events`, or `readBatch` per read); this only folds them and settles `#done`.
+   * transport's queue (`events`, per event or per read with `readBatch`); this only folds them and settles `#done`.
    */
   #iterate<T>(
     fold: (chunk: ChatCompletionChunk) => T,
@@ -159,7 +159,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
               return Promise.reject(error);
             }
           }
-        : () => sse.readBatch().then(onBatch, stop);
+        : () => events.readBatch().then(onBatch, stop);
     return {
       next: (): Promise<IteratorResult<T>> => {
         if (finished) return Promise.resolve(done);
