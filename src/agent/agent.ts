@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { Tool } from '../tools/tool.js';
+import { loadOnce } from '../transport/utils.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { instrumentRun } from './agent-instrumentation.js';
 import { registerAgentInternals } from './agent-internals.js';
@@ -27,14 +28,10 @@ import { buildOutputRequest } from './structured-output.js';
 
 // The run loop and all that only a run needs load on the first run, not when svc-agents is imported:
 // every module costs cold-import time, and a run awaits the network anyway.
-const lazy = <T>(load: () => Promise<T>): (() => Promise<T>) => {
-  let loading: Promise<T> | undefined;
-  return () => (loading ??= load());
-};
-const loadRunAgent = lazy(() => import('./run-agent.js'));
-const loadRunComposed = lazy(() => import('./run-composed.js'));
-const loadContextManager = lazy(() => import('./context/context-manager.js'));
-const loadDurable = lazy(() => import('./durable/execute-durably.js'));
+const loadRunAgent = loadOnce(() => import('./run-agent.js'));
+const loadRunComposed = loadOnce(() => import('./run-composed.js'));
+const loadContextManager = loadOnce(() => import('./context/context-manager.js'));
+const loadDurable = loadOnce(() => import('./durable/execute-durably.js'));
 
 /** What a run is driven with: an `AgentStream`'s controls, or a plain run's optional `onEvent` and signal. */
 type RunControls = { emit?: ((event: AgentEvent) => void) | undefined; signal: AbortSignal };

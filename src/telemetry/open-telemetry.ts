@@ -1,18 +1,18 @@
 import type { AgentInstrumentation } from '../agent/agent-instrumentation.js';
+import { loadOnce } from '../transport/utils.js';
 import { RunTracer } from './run-tracer.js';
 import type { OpenTelemetryOptions } from './telemetry-options.js';
 
 type OtelApi = typeof import('@opentelemetry/api');
 
 // `@opentelemetry/api` is an optional peer: loaded on the first traced run; when it is missing, no spans.
-let otelApi: Promise<OtelApi | undefined> | undefined;
-const loadOtelApi = () => {
-  otelApi ??= import('@opentelemetry/api').then(
-    (api) => api,
-    () => undefined,
-  );
-  return otelApi;
-};
+const loadOtelApi = loadOnce(
+  (): Promise<OtelApi | undefined> =>
+    import('@opentelemetry/api').then(
+      (api) => api,
+      () => undefined,
+    ),
+);
 
 /**
  * Traces runs with OpenTelemetry, following the GenAI semantic conventions: `new Agent({ instrumentation:

@@ -1,12 +1,9 @@
 import { APIError, APIUserAbortError } from './errors/api-error.js';
 import { computeRetryDelay } from './retry-timing.js';
+import { loadOnce } from './utils.js';
 
-// p-retry is loaded on the first request, not when svc-agents is imported: a cold import stays cheap.
-let pRetryModule: Promise<typeof import('p-retry')> | undefined;
-const loadPRetry = () => {
-  pRetryModule ??= import('p-retry');
-  return pRetryModule;
-};
+// p-retry is loaded on the first retry, not when svc-agents is imported: a cold import stays cheap.
+const loadPRetry = loadOnce(() => import('p-retry'));
 
 /** A retry about to happen, as `onRetry` hears of it. */
 export interface RetryInfo {

@@ -1,5 +1,17 @@
 import { FormData as UndiciFormData } from 'undici';
 
+/**
+ * `load` called on first use only, its promise shared by every later call: how optional and heavy modules
+ * (p-retry, the run loop, the tokenizer, OpenTelemetry) load on first need instead of at import.
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load();
+    return loading;
+  };
+}
+
 /** Replaces every occurrence of `secret` in `text` with `***` (a server may echo the key in an error). */
 export function redactSecret(text: string, secret: string): string {
   return secret.length >= 4 && text.includes(secret) ? text.split(secret).join('***') : text;

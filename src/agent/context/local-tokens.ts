@@ -1,15 +1,11 @@
 import type { ChatMessage, ContentPart } from '../../api/types/chat.js';
+import { loadOnce } from '../../transport/utils.js';
 
 type Tokenizer = typeof import('gpt-tokenizer');
 
 // The tokenizer's tables are large: they load on the first run that manages its context, not on import.
-let tokenizer: Promise<Tokenizer> | undefined;
-
 /** The bundled tokenizer (gpt-tokenizer, o200k), loaded once on first use. */
-export function loadTokenizer(): Promise<Tokenizer> {
-  tokenizer ??= import('gpt-tokenizer');
-  return tokenizer;
-}
+export const loadTokenizer: () => Promise<Tokenizer> = loadOnce(() => import('gpt-tokenizer'));
 
 // Chat-format framing: each message costs a few tokens beyond its text, and every prompt a few more.
 /** Tokens a message adds beyond its content. */
