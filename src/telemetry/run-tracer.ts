@@ -174,7 +174,7 @@ export class RunTracer implements RunInstrumentation {
     this.#root.end();
   }
 
-  #endChat(span: Span, endTime?: number): void {
+  #endChat(span: Span, endTime: number): void {
     span.end(endTime);
     this.#chats.delete(span);
   }
