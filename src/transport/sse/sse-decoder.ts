@@ -37,7 +37,7 @@ export class SseDecoder {
   private _started = false;
   /** Total length of `_pending`, in UTF-16 code units. */
   private _pendingLength = 0;
-  /** UTF-8 bytes of `_pending` and of `_data`; -1 until an event is large enough to count them (see `_checkSize`). */
+  /** UTF-8 bytes of `_pending` and of `_data`; -1 until an event is large enough to count (`_checkSize`). */
   private _pendingBytes = -1;
   private _dataBytes = -1;
   private readonly _maxEventBytes: number;
@@ -57,9 +57,9 @@ export class SseDecoder {
 
   /**
    * Throws once the event being read (its unfinished line plus its `data` so far) exceeds the cap in
-   * bytes. UTF-8 takes at most 3 bytes per UTF-16 code
-   * unit, so an event under a third of the cap in code units is under it in bytes: only larger events are
-   * counted, each piece once as it arrives, so a huge event stays linear.
+   * bytes. UTF-8 takes at most 3 bytes per UTF-16 code unit, so an event under a third of the cap in code
+   * units is under it in bytes: only larger events are counted, each piece once as it arrives, so a huge
+   * event stays linear.
    */
   private _checkSize(): void {
     const data = this._data;
