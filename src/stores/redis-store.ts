@@ -2,41 +2,62 @@ import type { Redis, RedisOptions } from 'ioredis';
 import type {
   AddItemsOptions,
   ListRunsOptions,
+  PruneRunsOptions,
   RunRecord,
   RunRecordInput,
-  Store,
+  RunStatus,
+  WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { loadOptional, stampRecord } from './store-utils.js';
+import { type GuardedStore, guardStore } from './guard-store.js';
+import { StoredRunInvalidError } from './store-errors.js';
+import { resolveStoreOptions, type StoreOptions } from './store-options.js';
+import { loadOptional, stampRecord, writeIdOf } from './store-utils.js';
+import { checkStoredRun, isFinished, parseStoredRun, skippedRunWarning } from './stored-run.js';
 
 /** Options of `redisStore`: a URL or ioredis options (the store owns that client), or your own client. */
-export interface RedisStoreOptions {
+export interface RedisStoreOptions extends StoreOptions {
   /** `redis://host:port/db`. */
   url?: string;
-  /** ioredis options, when not given a `url`. */
+  /** ioredis options, when not given a `url` (they override the store's timeout and keepalive). */
   options?: RedisOptions;
-  /** An ioredis client you own (the store does not close it). */
+  /** An ioredis client you own (the store does not close it; give it `commandTimeout` yourself). */
   client?: Redis;
   /** Prefix of every key the store writes. @default 'svc-agents:' */
   prefix?: string;
 }
 
-// KEYS: run hash, index zset. ARGV: expected version ('' to create), json, createdAt, id. Returns the
-// stored createdAt, or -1 on a version mismatch: the version is checked and bumped in one script, one round
-// trip per checkpoint, no lost update.
+const STATUSES: readonly RunStatus[] = ['running', 'interrupted', 'completed', 'failed'];
+
+// The layout version of the store's keys: 2 added a sorted set of run ids per status.
+const LAYOUT_VERSION = 2;
+
+// KEYS: run hash, index zset, the new status's zset, the other three status zsets.
+// ARGV: expected version ('' to create), json, createdAt, id, status, writeId, ttl ms ('' for none).
+// Returns the stored createdAt, or -1 when the expected version does not hold. The version is checked and
+// bumped in one script, one round trip per checkpoint, no lost update. A write re-sent after its reply was
+// lost finds its own write id at the next version and answers as if it had just been applied.
 const WRITE_RUN = `
 local current = redis.call('HGET', KEYS[1], 'version')
 local expected = ARGV[1]
-if expected == '' then
-  if current then return -1 end
-  redis.call('HSET', KEYS[1], 'version', 1, 'createdAt', ARGV[3], 'json', ARGV[2])
-  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-  return tonumber(ARGV[3])
+local next = expected == '' and 1 or tonumber(expected) + 1
+if current and tonumber(current) == next and redis.call('HGET', KEYS[1], 'writeId') == ARGV[6] then
+  return tonumber(redis.call('HGET', KEYS[1], 'createdAt'))
 end
-if not current or current ~= expected then return -1 end
-redis.call('HSET', KEYS[1], 'version', tonumber(current) + 1, 'json', ARGV[2])
-return tonumber(redis.call('HGET', KEYS[1], 'createdAt'))
+local createdAt = ARGV[3]
+if expected == '' then
+  if current or redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+else
+  if not current or current ~= expected then return -1 end
+  createdAt = redis.call('HGET', KEYS[1], 'createdAt')
+end
+redis.call('HSET', KEYS[1], 'version', next, 'createdAt', createdAt, 'json', ARGV[2], 'status', ARGV[5], 'writeId', ARGV[6])
+redis.call('ZADD', KEYS[2], createdAt, ARGV[4])
+redis.call('ZADD', KEYS[3], createdAt, ARGV[4])
+for i = 4, 6 do redis.call('ZREM', KEYS[i], ARGV[4]) end
+if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[7]) else redis.call('PERSIST', KEYS[1]) end
+return tonumber(createdAt)
 `;
 
 // KEYS: items list, keys set. ARGV: idempotency key ('' for none), items...
@@ -46,107 +67,266 @@ for i = 2, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 return 1
 `;
 
-/** A store on Redis (ioredis, an optional peer dependency loaded on first use). */
-export function redisStore(options: RedisStoreOptions = {}): Store {
+// ioredis rejects with a ReplyError when Redis answered with an error; anything else from the client
+// (reset, refused, "Connection is closed", a command timeout, MaxRetriesPerRequestError) means no answer.
+function isConnectionError(error: unknown): boolean {
+  return error instanceof Error && error.name !== 'ReplyError';
+}
+
+/**
+ * A store on Redis (ioredis, an optional peer dependency loaded on first use). Each command times out after
+ * `commandTimeoutMs`; finished runs expire `retentionMs` after their last write; `listRuns({ status })` reads
+ * a sorted set per status.
+ */
+export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
+  const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
   const prefix = options.prefix ?? 'svc-agents:';
   let clientPromise: Promise<Redis> | undefined;
   const ownsClient = options.client === undefined;
+  let warnedAboutConnection = false;
+  const connect = async (): Promise<Redis> => {
+    let redis = options.client;
+    if (!redis) {
+      const { Redis } = await loadOptional('ioredis', () => import('ioredis'), 'redisStore');
+      const defaults: RedisOptions = {
+        commandTimeout: commandTimeoutMs,
+        connectTimeout: commandTimeoutMs,
+        keepAlive: 30_000,
+      };
+      redis = options.url ? new Redis(options.url, defaults) : new Redis({ ...defaults, ...options.options });
+      // ioredis reconnects by itself; without a listener each failed attempt is printed as unhandled.
+      redis.on('error', (error: Error) => {
+        if (warnedAboutConnection) return;
+        warnedAboutConnection = true;
+        onWarning(`redisStore: connection error, reconnecting (${error.message})`);
+      });
+    }
+    await migrate(redis);
+    return redis;
+  };
   const client = () => {
-    clientPromise ??= options.client
-      ? Promise.resolve(options.client)
-      : loadOptional('ioredis', () => import('ioredis'), 'redisStore').then(({ Redis }) =>
-          options.url ? new Redis(options.url, { lazyConnect: false }) : new Redis(options.options ?? {}),
-        );
+    clientPromise ??= connect();
+    clientPromise.catch(() => {
+      clientPromise = undefined;
+    });
     return clientPromise;
   };
   const runKey = (id: string) => `${prefix}run:${id}`;
   const indexKey = `${prefix}runs`;
+  const statusKey = (status: RunStatus) => `${prefix}runs:${status}`;
+  const layoutKey = `${prefix}layout`;
   const itemsKey = (id: string) => `${prefix}session:${id}`;
   const sessionKeysKey = (id: string) => `${prefix}session-keys:${id}`;
 
-  // Answers the stored createdAt, or -1 when the expected version does not hold.
+  // Keys written before the status sets existed: fill the sets once from the index. A run rewritten
+  // meanwhile may land in a stale set; listing checks each record's status and repairs the set.
+  async function migrate(redis: Redis): Promise<void> {
+    if (Number(await redis.get(layoutKey)) >= LAYOUT_VERSION) return;
+    for (let start = 0; ; start += 500) {
+      const entries = await redis.zrange(indexKey, start, start + 499, 'WITHSCORES');
+      if (entries.length === 0) break;
+      const ids = entries.filter((_, index) => index % 2 === 0);
+      const rows = await Promise.all(ids.map((id) => redis.hmget(runKey(id), 'status', 'json')));
+      const pipeline = redis.pipeline();
+      rows.forEach(([status, json], index) => {
+        const id = ids[index]!;
+        const found = statusOf(status ?? null, json ?? null);
+        if (found) pipeline.zadd(statusKey(found), entries[index * 2 + 1]!, id);
+      });
+      await pipeline.exec();
+    }
+    await redis.set(layoutKey, String(LAYOUT_VERSION));
+  }
+
   const writeRun = async (record: RunRecord, expected: number | undefined): Promise<number> => {
     const redis = await client();
-    const json = JSON.stringify(record);
+    const ttl = isFinished(record.status) ? String(retentionMs) : '';
     return (await redis.eval(
       WRITE_RUN,
-      2,
+      6,
       runKey(record.id),
       indexKey,
+      statusKey(record.status),
+      ...STATUSES.filter((status) => status !== record.status).map(statusKey),
       expected === undefined ? '' : String(expected),
-      json,
+      JSON.stringify(record),
       String(record.createdAt),
       record.id,
+      record.status,
+      record.writeId!,
+      ttl,
     )) as number;
+  };
+  const toRecord = (id: string, row: (string | null)[]): RunRecord | undefined => {
+    const [version = null, createdAt = null, json = null, writeId = null] = row;
+    if (version === null && json === null) return undefined;
+    const source = { runId: id, key: runKey(id) };
+    if (version === null)
+      throw new StoredRunInvalidError({ ...source, problem: 'the hash has no "version"' });
+    if (json === null) throw new StoredRunInvalidError({ ...source, problem: 'the hash has no "json"' });
+    const value = parseStoredRun(json, source);
+    return checkStoredRun(
+      {
+        ...value,
+        version: Number(version),
+        createdAt: Number(createdAt ?? value.createdAt),
+        ...(writeId !== null && { writeId }),
+      },
+      source,
+    );
   };
   const readRun = async (id: string): Promise<RunRecord | undefined> => {
     const redis = await client();
-    const [version, createdAt, json] = await redis.hmget(runKey(id), 'version', 'createdAt', 'json');
-    if (!version || !json) return undefined;
-    return { ...(JSON.parse(json) as RunRecord), version: Number(version), createdAt: Number(createdAt) };
+    return toRecord(id, await redis.hmget(runKey(id), 'version', 'createdAt', 'json', 'writeId'));
   };
+  const removeFromIndexes = (redis: Redis, id: string) =>
+    redis
+      .zrem(indexKey, id)
+      .then(() => Promise.all(STATUSES.map((status) => redis.zrem(statusKey(status), id))));
 
-  return {
-    async createRun(input: RunRecordInput) {
-      const record = stampRecord(input, 1, Date.now());
-      if ((await writeRun(record, undefined)) < 0) throw new RunConflictError({ runId: input.id });
-      return record;
-    },
-    getRun: readRun,
-    async updateRun(id, expectedVersion, input) {
-      const record = stampRecord(input, expectedVersion + 1, 0);
-      const createdAt = await writeRun(record, expectedVersion);
-      if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
-      record.createdAt = createdAt;
-      return record;
-    },
-    async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
-      const redis = await client();
-      const found: RunRecord[] = [];
-      // Newest first, in pages, filtering by status on the way.
-      for (let start = 0; found.length < limit; start += 200) {
-        const ids = await redis.zrevrange(indexKey, start, start + 199);
-        if (ids.length === 0) break;
-        const records = await Promise.all(ids.map(readRun));
-        for (const record of records) {
-          if (record && (status === undefined || record.status === status)) found.push(record);
+  return guardStore(
+    'redisStore',
+    {
+      async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions) {
+        const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
+        const createdAt = await writeRun(record, undefined);
+        if (createdAt < 0) throw new RunConflictError({ runId: input.id });
+        record.createdAt = createdAt;
+        return record;
+      },
+      getRun: readRun,
+      async updateRun(id, expectedVersion, input, writeOptions) {
+        const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
+        const createdAt = await writeRun(record, expectedVersion);
+        if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
+        record.createdAt = createdAt;
+        return record;
+      },
+      async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
+        const redis = await client();
+        const key = status === undefined ? indexKey : statusKey(status);
+        const found: RunRecord[] = [];
+        // Newest first, a page at a time; an id whose run expired or moved on is dropped from the set.
+        for (let start = 0; found.length < limit; ) {
+          const ids = await redis.zrevrange(key, start, start + Math.max(limit - found.length, 10) - 1);
+          if (ids.length === 0) break;
+          const rows = await Promise.all(
+            ids.map((id) => redis.hmget(runKey(id), 'version', 'createdAt', 'json', 'writeId')),
+          );
+          const stale: string[] = [];
+          rows.forEach((row, index) => {
+            const id = ids[index]!;
+            try {
+              const record = toRecord(id, row);
+              if (!record) stale.push(id);
+              else if (status !== undefined && record.status !== status) stale.push(id);
+              else found.push(record);
+            } catch (error) {
+              if (!StoredRunInvalidError.isInstance(error)) throw error;
+              onWarning(skippedRunWarning(error));
+            }
+          });
+          for (const id of stale) {
+            if (status === undefined) await removeFromIndexes(redis, id);
+            else await redis.zrem(key, id);
+          }
+          start += ids.length - stale.length;
         }
-      }
-      return found.slice(0, limit);
+        return found.slice(0, limit);
+      },
+      async deleteRun(id) {
+        const redis = await client();
+        const multi = redis.multi().del(runKey(id)).zrem(indexKey, id);
+        for (const status of STATUSES) multi.zrem(statusKey(status), id);
+        await multi.exec();
+      },
+      async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
+        // Finished runs expire by themselves; this drops their ids from the sets, and removes finished runs
+        // written before expiry existed (no TTL) once they are older than the retention.
+        const redis = await client();
+        const cutoff = Date.now() - olderThanMs;
+        let deleted = 0;
+        for (const status of ['completed', 'failed'] as const) {
+          for (let start = 0; ; ) {
+            const ids = await redis.zrange(statusKey(status), start, start + 499);
+            if (ids.length === 0) break;
+            let removed = 0;
+            for (const id of ids) {
+              const [ttl, json] = await Promise.all([redis.pttl(runKey(id)), redis.hget(runKey(id), 'json')]);
+              const updatedAt = json === null ? undefined : updatedAtOf(json);
+              const expired = ttl === -2 || json === null;
+              const old = updatedAt !== undefined && updatedAt < cutoff;
+              if (expired || old) {
+                if (!expired) deleted++;
+                await redis.del(runKey(id));
+                await removeFromIndexes(redis, id);
+                removed++;
+              } else if (ttl === -1 && updatedAt !== undefined) {
+                await redis.pexpire(runKey(id), Math.max(1, updatedAt + retentionMs - Date.now()));
+              }
+            }
+            start += ids.length - removed;
+          }
+        }
+        return { deleted };
+      },
+      async getItems(sessionId, limit) {
+        const redis = await client();
+        const items = await redis.lrange(itemsKey(sessionId), limit === undefined ? 0 : -limit, -1);
+        return items.map((item) => JSON.parse(item) as ChatMessage);
+      },
+      async addItems(sessionId, items, { idempotencyKey }: AddItemsOptions = {}) {
+        if (items.length === 0 && idempotencyKey === undefined) return;
+        const redis = await client();
+        await redis.eval(
+          ADD_ITEMS,
+          2,
+          itemsKey(sessionId),
+          sessionKeysKey(sessionId),
+          idempotencyKey ?? '',
+          ...items.map((item) => JSON.stringify(item)),
+        );
+      },
+      async popItem(sessionId) {
+        const redis = await client();
+        const item = await redis.rpop(itemsKey(sessionId));
+        return item === null ? undefined : (JSON.parse(item) as ChatMessage);
+      },
+      async clearSession(sessionId) {
+        const redis = await client();
+        await redis.del(itemsKey(sessionId), sessionKeysKey(sessionId));
+      },
+      async close() {
+        const current = clientPromise;
+        clientPromise = undefined;
+        if (!ownsClient || !current) return;
+        const redis = await current.catch(() => undefined);
+        if (!redis) return;
+        // quit waits for the replies still due; a client that cannot reach Redis is cut instead.
+        if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+        else redis.disconnect();
+      },
     },
-    async deleteRun(id) {
-      const redis = await client();
-      await redis.multi().del(runKey(id)).zrem(indexKey, id).exec();
-    },
-    async getItems(sessionId, limit) {
-      const redis = await client();
-      const items = await redis.lrange(itemsKey(sessionId), limit === undefined ? 0 : -limit, -1);
-      return items.map((item) => JSON.parse(item) as ChatMessage);
-    },
-    async addItems(sessionId, items, { idempotencyKey }: AddItemsOptions = {}) {
-      if (items.length === 0 && idempotencyKey === undefined) return;
-      const redis = await client();
-      await redis.eval(
-        ADD_ITEMS,
-        2,
-        itemsKey(sessionId),
-        sessionKeysKey(sessionId),
-        idempotencyKey ?? '',
-        ...items.map((item) => JSON.stringify(item)),
-      );
-    },
-    async popItem(sessionId) {
-      const redis = await client();
-      const item = await redis.rpop(itemsKey(sessionId));
-      return item === null ? undefined : (JSON.parse(item) as ChatMessage);
-    },
-    async clearSession(sessionId) {
-      const redis = await client();
-      await redis.del(itemsKey(sessionId), sessionKeysKey(sessionId));
-    },
-    async close() {
-      if (ownsClient && clientPromise) await (await clientPromise).quit();
-      clientPromise = undefined;
-    },
-  };
+    isConnectionError,
+  );
+}
+
+// The status of a hash written before the hash had a `status` field is read from its JSON.
+function statusOf(field: string | null, json: string | null): RunStatus | undefined {
+  if (STATUSES.includes(field as RunStatus)) return field as RunStatus;
+  try {
+    const status = json === null ? undefined : (JSON.parse(json) as { status?: unknown }).status;
+    return STATUSES.includes(status as RunStatus) ? (status as RunStatus) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function updatedAtOf(json: string): number | undefined {
+  try {
+    const updatedAt = (JSON.parse(json) as { updatedAt?: unknown }).updatedAt;
+    return typeof updatedAt === 'number' ? updatedAt : undefined;
+  } catch {
+    return undefined;
+  }
 }
