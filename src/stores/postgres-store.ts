@@ -37,9 +37,8 @@ interface RunRow {
   write_id: string | null;
 }
 
-// A write that failed for want of an answer is sent again this many times in all: its write id makes a
-// second application impossible and a first one recognisable.
-const WRITE_ATTEMPTS = 3;
+// Attempts at an operation that is safe to repeat, when its connection is lost.
+const ATTEMPTS = 3;
 
 // SQLSTATEs of a lost or refused connection (class 08), a terminated backend (57P01-57P03), a statement
 // cancelled by statement_timeout (57014) and too many connections (53300).
@@ -74,23 +73,25 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     warnedAboutConnection = true;
     onWarning(`postgresStore: an idle connection was lost and will be replaced (${error.message})`);
   };
-  let poolPromise: Promise<Pool> | undefined;
+  // The pool is made once; the migration on first use is tried again on the next operation if it failed.
+  let created: Pool | undefined = options.pool;
   const createPool = async (): Promise<Pool> => {
-    let created = options.pool;
-    if (!created) {
-      const pg = (await loadOptional('pg', () => import('pg'), 'postgresStore')).default;
-      created = new pg.Pool({
-        connectionTimeoutMillis: commandTimeoutMs,
-        query_timeout: commandTimeoutMs,
-        statement_timeout: commandTimeoutMs,
-        keepAlive: true,
-        ...options.config,
-        ...(options.connectionString && { connectionString: options.connectionString }),
-      });
-      // An idle client that loses its connection (restart, failover, pg_terminate_backend) is removed by
-      // the pool, which then emits 'error': without a listener that would crash the process.
-      created.on('error', warnConnection);
-    }
+    const pg = (await loadOptional('pg', () => import('pg'), 'postgresStore')).default;
+    const made = new pg.Pool({
+      connectionTimeoutMillis: commandTimeoutMs,
+      query_timeout: commandTimeoutMs,
+      statement_timeout: commandTimeoutMs,
+      keepAlive: true,
+      ...options.config,
+      ...(options.connectionString && { connectionString: options.connectionString }),
+    });
+    // An idle client that loses its connection (restart, failover, pg_terminate_backend) is removed by
+    // the pool, which then emits 'error': without a listener that would crash the process.
+    made.on('error', warnConnection);
+    return made;
+  };
+  const migrated = async (): Promise<Pool> => {
+    created ??= await createPool();
     const client = await created.connect();
     try {
       await migratePostgres(client, schemaName);
@@ -101,8 +102,9 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     }
     return created;
   };
+  let poolPromise: Promise<Pool> | undefined;
   const pool = () => {
-    poolPromise ??= createPool();
+    poolPromise ??= migrated();
     poolPromise.catch(() => {
       poolPromise = undefined;
     });
@@ -130,18 +132,24 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     );
   };
   const readRun = async (id: string) => {
-    const { rows } = await query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE id = $1`, [id]);
+    const { rows } = await retrying(() =>
+      query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE id = $1`, [id]),
+    );
     return rows[0] ? toRecord(rows[0]) : undefined;
   };
-  // A write whose answer was lost is sent again (on a fresh connection); its write id, not its answer,
-  // then tells whether an earlier attempt was applied.
-  const retryingWrite = async <T>(write: () => Promise<T>): Promise<T> => {
+  // An operation whose connection was lost (a terminated backend the pool had not noticed yet, a reset)
+  // is sent again on a fresh connection, while its first attempt is younger than commandTimeoutMs: a
+  // timeout is not retried, so the wait stays bounded. Only operations that are safe to repeat go
+  // through here; a repeated write is recognised by its write id.
+  const retrying = async <T>(operation: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await write();
+        return await operation();
       } catch (error) {
-        if (attempt >= WRITE_ATTEMPTS || !isConnectionError(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        const late = Date.now() - started >= commandTimeoutMs;
+        if (attempt >= ATTEMPTS || late || !isConnectionError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
       }
     }
   };
@@ -155,9 +163,10 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     return row?.version === version && row.write_id === writeId ? Number(row.created_at) : undefined;
   };
   const prunes = async (olderThanMs: number) => {
-    const { rowCount } = await query(
-      `DELETE FROM ${schema}.runs WHERE status IN ('completed', 'failed') AND updated_at < $1`,
-      [Date.now() - olderThanMs],
+    const { rowCount } = await retrying(() =>
+      query(`DELETE FROM ${schema}.runs WHERE status IN ('completed', 'failed') AND updated_at < $1`, [
+        Date.now() - olderThanMs,
+      ]),
     );
     return { deleted: rowCount ?? 0 };
   };
@@ -168,7 +177,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
       async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions) {
         const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
         const { writeId, ...stored } = record;
-        const createdAt = await retryingWrite(async () => {
+        const createdAt = await retrying(async () => {
           const { rowCount } = await query(
             `INSERT INTO ${schema}.runs (id, status, version, created_at, updated_at, record, write_id)
              VALUES ($1, $2, 1, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
@@ -184,7 +193,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
       async updateRun(id, expectedVersion, input, writeOptions) {
         const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
         const { writeId, ...stored } = record;
-        const createdAt = await retryingWrite(async () => {
+        const createdAt = await retrying(async () => {
           const { rows } = await query<{ created_at: string }>(
             `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
              write_id = $6 WHERE id = $1 AND version = $2 RETURNING created_at`,
@@ -198,12 +207,14 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         return record;
       },
       async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
-        const { rows } = await query<RunRow>(
-          status === undefined
-            ? `SELECT ${RUN_COLUMNS} FROM ${schema}.runs ORDER BY created_at DESC, id DESC LIMIT $1`
-            : `SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE status = $2
-               ORDER BY created_at DESC, id DESC LIMIT $1`,
-          status === undefined ? [limit] : [limit, status],
+        const { rows } = await retrying(() =>
+          query<RunRow>(
+            status === undefined
+              ? `SELECT ${RUN_COLUMNS} FROM ${schema}.runs ORDER BY created_at DESC, id DESC LIMIT $1`
+              : `SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE status = $2
+                 ORDER BY created_at DESC, id DESC LIMIT $1`,
+            status === undefined ? [limit] : [limit, status],
+          ),
         );
         const records: RunRecord[] = [];
         for (const row of rows) {
@@ -217,16 +228,18 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         return records;
       },
       async deleteRun(id) {
-        await query(`DELETE FROM ${schema}.runs WHERE id = $1`, [id]);
+        await retrying(() => query(`DELETE FROM ${schema}.runs WHERE id = $1`, [id]));
       },
       async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
         return prunes(olderThanMs);
       },
       async getItems(sessionId, limit) {
-        const { rows } = await query<{ item: ChatMessage }>(
-          `SELECT item FROM (SELECT item, seq FROM ${schema}.session_items WHERE session_id = $1
-           ORDER BY seq DESC LIMIT $2) last ORDER BY seq`,
-          [sessionId, limit ?? null],
+        const { rows } = await retrying(() =>
+          query<{ item: ChatMessage }>(
+            `SELECT item FROM (SELECT item, seq FROM ${schema}.session_items WHERE session_id = $1
+             ORDER BY seq DESC LIMIT $2) last ORDER BY seq`,
+            [sessionId, limit ?? null],
+          ),
         );
         return rows.map((row) => row.item);
       },
@@ -280,18 +293,17 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         return rows[0]?.item;
       },
       async clearSession(sessionId) {
-        await query(
-          `WITH a AS (DELETE FROM ${schema}.session_items WHERE session_id = $1)
-           DELETE FROM ${schema}.session_keys WHERE session_id = $1`,
-          [sessionId],
+        await retrying(() =>
+          query(
+            `WITH a AS (DELETE FROM ${schema}.session_items WHERE session_id = $1)
+             DELETE FROM ${schema}.session_keys WHERE session_id = $1`,
+            [sessionId],
+          ),
         );
       },
       async close() {
-        const current = poolPromise;
         poolPromise = undefined;
-        if (!ownsPool || !current) return;
-        const opened = await current.catch(() => undefined);
-        await opened?.end();
+        if (ownsPool) await created?.end();
       },
     },
     isConnectionError,

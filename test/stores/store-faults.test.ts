@@ -217,3 +217,44 @@ for (const faultCase of cases) {
     });
   });
 }
+
+describe.skipIf(!postgresUp)('postgresStore when PostgreSQL terminates its backends', () => {
+  const schema = uniqueNamespace('terminated');
+  const applicationName = uniqueNamespace('app');
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown) => uncaught.push(error);
+  beforeAll(async () => {
+    process.on('uncaughtException', onUncaught);
+    await admin.connect();
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', onUncaught);
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  it('should log the loss of its idle connections and serve the next operation on new ones', async () => {
+    const warnings: string[] = [];
+    const store = postgresStore({
+      config: { connectionString: POSTGRES_URL, application_name: applicationName },
+      schema,
+      onWarning: (message) => warnings.push(message),
+    });
+    try {
+      await Promise.all([store.createRun(runInput('t-1')), store.getRun('t-1'), store.listRuns()]);
+      // Only this store's own backends, found by the application name it was given.
+      const { rowCount } = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+        [applicationName],
+      );
+      expect(rowCount).toBeGreaterThan(0);
+      await eventually(async () => warnings.length > 0);
+      expect(warnings[0]).toContain('postgresStore');
+      expect((await store.getRun('t-1'))?.id).toBe('t-1');
+      expect(uncaught).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
