@@ -29,6 +29,7 @@ export function guardStore(
   storeName: string,
   store: Required<Pick<Store, 'close' | 'pruneRuns'>> & Store,
   isConnectionError: (error: unknown) => boolean,
+  onConnectionError?: (error: unknown) => void,
 ): GuardedStore {
   let closed = false;
   const guarded = {
@@ -47,8 +48,10 @@ export function guardStore(
       } catch (error) {
         if (SvcError.isInstance(error)) throw error;
         if (closed) throw new StoreClosedError({ store: storeName, operation });
-        if (isConnectionError(error))
+        if (isConnectionError(error)) {
+          onConnectionError?.(error);
           throw new StoreUnavailableError({ store: storeName, operation, cause: error });
+        }
         throw error;
       }
     };

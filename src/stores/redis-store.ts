@@ -82,6 +82,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
   const prefix = options.prefix ?? 'svc-agents:';
   let clientPromise: Promise<Redis> | undefined;
+  let opened: Redis | undefined;
   const ownsClient = options.client === undefined;
   let warnedAboutConnection = false;
   const connect = async (): Promise<Redis> => {
@@ -94,6 +95,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
         keepAlive: 30_000,
       };
       redis = options.url ? new Redis(options.url, defaults) : new Redis({ ...defaults, ...options.options });
+      opened = redis;
       // ioredis reconnects by itself; without a listener each failed attempt is printed as unhandled.
       redis.on('error', (error: Error) => {
         if (warnedAboutConnection) return;
@@ -308,6 +310,17 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       },
     },
     isConnectionError,
+    (error) => {
+      // A command that failed while the connection looked ready timed out: the connection may be half-open
+      // (no reset will ever come), so it is replaced rather than trusted with the next command.
+      const current = ownsClient ? opened : undefined;
+      if (
+        current?.status === 'ready' &&
+        !(error instanceof Error && error.name === 'MaxRetriesPerRequestError')
+      ) {
+        current.disconnect(true);
+      }
+    },
   );
 }
 
