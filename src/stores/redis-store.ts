@@ -30,14 +30,20 @@ export interface RedisStoreOptions extends StoreOptions {
 
 const STATUSES: readonly RunStatus[] = ['running', 'interrupted', 'completed', 'failed'];
 
-// The layout version of the store's keys: 2 added a sorted set of run ids per status.
+// The layout version of the store's keys: 2 added a sorted set of run ids per status, expiry of finished
+// runs and a sorted set of when each finished run expires.
 const LAYOUT_VERSION = 2;
 
-// KEYS: run hash, index zset, the new status's zset, the other three status zsets.
-// ARGV: expected version ('' to create), json, createdAt, id, status, writeId, ttl ms ('' for none).
+// How many ids of expired runs one finishing write removes from the sorted sets.
+const EXPIRED_PER_WRITE = 50;
+
+// KEYS: run hash, index zset, the new status's zset, the other three status zsets, expiry zset.
+// ARGV: expected version ('' to create), json, createdAt, id, status, writeId, ttl ms ('' for none), now.
 // Returns the stored createdAt, or -1 when the expected version does not hold. The version is checked and
 // bumped in one script, one round trip per checkpoint, no lost update. A write re-sent after its reply was
-// lost finds its own write id at the next version and answers as if it had just been applied.
+// lost finds its own write id at the next version and answers as if it had just been applied. A finished
+// run's hash expires by itself; its id leaves the sorted sets through the expiry zset, a few per finishing
+// write, so the sets do not grow with every run ever made.
 const WRITE_RUN = `
 local current = redis.call('HGET', KEYS[1], 'version')
 local expected = ARGV[1]
@@ -56,8 +62,31 @@ redis.call('HSET', KEYS[1], 'version', next, 'createdAt', createdAt, 'json', ARG
 redis.call('ZADD', KEYS[2], createdAt, ARGV[4])
 redis.call('ZADD', KEYS[3], createdAt, ARGV[4])
 for i = 4, 6 do redis.call('ZREM', KEYS[i], ARGV[4]) end
-if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[7]) else redis.call('PERSIST', KEYS[1]) end
+if ARGV[7] == '' then
+  redis.call('PERSIST', KEYS[1])
+  redis.call('ZREM', KEYS[7], ARGV[4])
+  return tonumber(createdAt)
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('ZADD', KEYS[7], tonumber(ARGV[8]) + tonumber(ARGV[7]), ARGV[4])
+local expired = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', ARGV[8], 'LIMIT', 0, ${EXPIRED_PER_WRITE})
+for _, id in ipairs(expired) do
+  for i = 2, 7 do redis.call('ZREM', KEYS[i], id) end
+end
 return tonumber(createdAt)
+`;
+
+// KEYS: run hash, index zset, the four status zsets, expiry zset. ARGV: id.
+// Removes a finished run and its ids; a run resumed meanwhile (no longer finished) only leaves the expiry zset.
+const PRUNE_RUN = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if status and status ~= 'completed' and status ~= 'failed' then
+  redis.call('ZREM', KEYS[7], ARGV[1])
+  return 0
+end
+local existed = redis.call('DEL', KEYS[1])
+for i = 2, 7 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+return existed
 `;
 
 // KEYS: items list, keys set. ARGV: idempotency key ('' for none), items...
@@ -117,11 +146,14 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   const indexKey = `${prefix}runs`;
   const statusKey = (status: RunStatus) => `${prefix}runs:${status}`;
   const layoutKey = `${prefix}layout`;
+  const expiryKey = `${prefix}runs:expiry`;
+  const indexKeys = [indexKey, ...STATUSES.map(statusKey), expiryKey];
   const itemsKey = (id: string) => `${prefix}session:${id}`;
   const sessionKeysKey = (id: string) => `${prefix}session-keys:${id}`;
 
-  // Keys written before the status sets existed: fill the sets once from the index. A run rewritten
-  // meanwhile may land in a stale set; listing checks each record's status and repairs the set.
+  // Keys written before the status sets and expiry existed: fill the sets once from the index, and give
+  // finished runs the expiry a finishing write gives them now. A run rewritten meanwhile may land in a
+  // stale status set; listing checks each record's status and repairs the set.
   async function migrate(redis: Redis): Promise<void> {
     if (Number(await redis.get(layoutKey)) >= LAYOUT_VERSION) return;
     for (let start = 0; ; start += 500) {
@@ -133,7 +165,13 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       rows.forEach(([status, json], index) => {
         const id = ids[index]!;
         const found = statusOf(status ?? null, json ?? null);
-        if (found) pipeline.zadd(statusKey(found), entries[index * 2 + 1]!, id);
+        if (!found) return;
+        pipeline.zadd(statusKey(found), entries[index * 2 + 1]!, id);
+        const updatedAt = json ? updatedAtOf(json) : undefined;
+        if (isFinished(found) && updatedAt !== undefined) {
+          pipeline.zadd(expiryKey, updatedAt + retentionMs, id);
+          pipeline.pexpire(runKey(id), Math.max(1, updatedAt + retentionMs - Date.now()));
+        }
       });
       await pipeline.exec();
     }
@@ -145,11 +183,12 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
     const ttl = isFinished(record.status) ? String(retentionMs) : '';
     return (await redis.eval(
       WRITE_RUN,
-      6,
+      7,
       runKey(record.id),
       indexKey,
       statusKey(record.status),
       ...STATUSES.filter((status) => status !== record.status).map(statusKey),
+      expiryKey,
       expected === undefined ? '' : String(expected),
       JSON.stringify(record),
       String(record.createdAt),
@@ -157,6 +196,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       record.status,
       record.writeId!,
       ttl,
+      String(Date.now()),
     )) as number;
   };
   const toRecord = (id: string, row: (string | null)[]): RunRecord | undefined => {
@@ -216,11 +256,12 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
             ids.map((id) => redis.hmget(runKey(id), 'version', 'createdAt', 'json', 'writeId')),
           );
           const stale: string[] = [];
+          const expired: string[] = [];
           rows.forEach((row, index) => {
             const id = ids[index]!;
             try {
               const record = toRecord(id, row);
-              if (!record) stale.push(id);
+              if (!record) expired.push(id);
               else if (status !== undefined && record.status !== status) stale.push(id);
               else found.push(record);
             } catch (error) {
@@ -228,47 +269,32 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
               onWarning(skippedRunWarning(error));
             }
           });
-          for (const id of stale) {
-            if (status === undefined) await removeFromIndexes(redis, id);
-            else await redis.zrem(key, id);
-          }
-          start += ids.length - stale.length;
+          await Promise.all([
+            ...expired.map((id) => removeFromIndexes(redis, id)),
+            ...stale.map((id) => redis.zrem(key, id)),
+          ]);
+          start += ids.length - stale.length - expired.length;
         }
         return found.slice(0, limit);
       },
       async deleteRun(id) {
         const redis = await client();
-        const multi = redis.multi().del(runKey(id)).zrem(indexKey, id);
-        for (const status of STATUSES) multi.zrem(statusKey(status), id);
+        const multi = redis.multi().del(runKey(id));
+        for (const key of indexKeys) multi.zrem(key, id);
         await multi.exec();
       },
       async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
-        // Finished runs expire by themselves; this drops their ids from the sets, and removes finished runs
-        // written before expiry existed (no TTL) once they are older than the retention.
+        // The expiry zset scores each finished run by its last write plus the retention.
         const redis = await client();
-        const cutoff = Date.now() - olderThanMs;
+        const upTo = Date.now() - olderThanMs + retentionMs;
         let deleted = 0;
-        for (const status of ['completed', 'failed'] as const) {
-          for (let start = 0; ; ) {
-            const ids = await redis.zrange(statusKey(status), start, start + 499);
-            if (ids.length === 0) break;
-            let removed = 0;
-            for (const id of ids) {
-              const [ttl, json] = await Promise.all([redis.pttl(runKey(id)), redis.hget(runKey(id), 'json')]);
-              const updatedAt = json === null ? undefined : updatedAtOf(json);
-              const expired = ttl === -2 || json === null;
-              const old = updatedAt !== undefined && updatedAt < cutoff;
-              if (expired || old) {
-                if (!expired) deleted++;
-                await redis.del(runKey(id));
-                await removeFromIndexes(redis, id);
-                removed++;
-              } else if (ttl === -1 && updatedAt !== undefined) {
-                await redis.pexpire(runKey(id), Math.max(1, updatedAt + retentionMs - Date.now()));
-              }
-            }
-            start += ids.length - removed;
-          }
+        for (;;) {
+          const ids = await redis.zrangebyscore(expiryKey, '-inf', upTo, 'LIMIT', 0, 500);
+          if (ids.length === 0) break;
+          const removed = await Promise.all(
+            ids.map((id) => redis.eval(PRUNE_RUN, 7, runKey(id), ...indexKeys, id) as Promise<number>),
+          );
+          deleted += removed.reduce((sum, count) => sum + count, 0);
         }
         return { deleted };
       },

@@ -5,6 +5,7 @@ import type { RunRecordInput } from '../../src/agent/durable/store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/stores/postgres-migrations.js';
 import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
+import { eventually } from '../helpers/eventually.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
 
 const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);
@@ -61,10 +62,12 @@ describe.skipIf(!redisUp)('redisStore keys', () => {
       expect(await redis.zrange(`${prefix}runs:interrupted`, 0, -1)).toEqual([]);
       expect(await redis.zrange(`${prefix}runs:completed`, 0, -1)).toEqual(['legacy-waiting', 'legacy-done']);
 
-      // Finished runs written before expiry existed get it from pruneRuns; those past it go at once.
-      expect(await store.pruneRuns()).toEqual({ deleted: 1 });
+      // Finished runs written before expiry existed get it on first use; one past it goes at once.
       expect(await redis.exists(`${prefix}run:legacy-ancient`)).toBe(0);
       expect(await redis.pttl(`${prefix}run:legacy-done`)).toBeGreaterThan(0);
+      expect(await store.pruneRuns({ olderThanMs: 500 })).toEqual({ deleted: 1 });
+      expect(await store.getRun('legacy-done')).toBeUndefined();
+      expect(await store.getRun('legacy-waiting')).toMatchObject({ status: 'completed' });
     } finally {
       await store.close();
     }
@@ -85,10 +88,34 @@ describe.skipIf(!redisUp)('redisStore keys', () => {
       const ttl = await redis.pttl(`${prefix}ttl:run:r`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60_000);
-      // As if it expired: listing finds the id without its hash and drops it.
+      // As if it expired: listing finds the id without its hash and drops it from every set.
       await redis.del(`${prefix}ttl:run:r`);
       expect(await store.listRuns({ status: 'failed' })).toEqual([]);
       expect(await redis.zcard(`${prefix}ttl:runs:failed`)).toBe(0);
+      expect(await redis.zcard(`${prefix}ttl:runs`)).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('should drop the ids of expired runs from its sets on later finishing writes', async () => {
+    const store = redisStore({ url: REDIS_URL, prefix: `${prefix}sweep:`, retentionMs: 1 });
+    const finished = (id: string) => ({
+      id,
+      agentName: 'a',
+      status: 'completed' as const,
+      state: {},
+      interruptions: [],
+    });
+    try {
+      await store.createRun({ ...finished('first'), status: 'running' });
+      await store.updateRun('first', 1, finished('first'));
+      await eventually(async () => (await redis.exists(`${prefix}sweep:run:first`)) === 0);
+      await store.createRun({ ...finished('second'), status: 'running' });
+      await store.updateRun('second', 1, finished('second'));
+      for (const key of ['runs', 'runs:completed', 'runs:expiry']) {
+        expect(await redis.zrange(`${prefix}sweep:${key}`, 0, -1)).not.toContain('first');
+      }
     } finally {
       await store.close();
     }
