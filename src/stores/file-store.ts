@@ -62,13 +62,16 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
     let deleted = 0;
     for (const name of (await readdir(runsDir)).filter((file) => file.endsWith('.json'))) {
       const path = join(runsDir, name);
-      // Under the run's lock: a finished run may be resumed, and a resumed one is no longer old.
-      await withFileLock(`${path}.lock`, async () => {
+      const old = async () => {
         const record = await readRunFile(path, name).catch(() => undefined);
-        if (record && isFinished(record.status) && record.updatedAt < cutoff) {
-          await rm(path, { force: true });
-          deleted++;
-        }
+        return record !== undefined && isFinished(record.status) && record.updatedAt < cutoff;
+      };
+      if (!(await old())) continue;
+      // Checked again under the run's lock: a finished run may be resumed, and a resumed one is not old.
+      await withFileLock(`${path}.lock`, async () => {
+        if (!(await old())) return;
+        await rm(path, { force: true });
+        deleted++;
       });
     }
     return { deleted };
