@@ -16,6 +16,16 @@ const OPERATIONS = [
   'clearSession',
 ] as const;
 
+/** A programming error (ours or the caller's), never a sign of a lost connection. */
+export function isProgrammingError(error: unknown): boolean {
+  return (
+    error instanceof TypeError ||
+    error instanceof RangeError ||
+    error instanceof ReferenceError ||
+    error instanceof SyntaxError
+  );
+}
+
 /** A store with `close` and `pruneRuns` always present. */
 export type GuardedStore = Store & Required<Pick<Store, 'close' | 'pruneRuns'>>;
 
@@ -48,7 +58,7 @@ export function guardStore(
       } catch (error) {
         if (SvcError.isInstance(error)) throw error;
         if (closed) throw new StoreClosedError({ store: storeName, operation });
-        if (isConnectionError(error)) {
+        if (!isProgrammingError(error) && isConnectionError(error)) {
           onConnectionError?.(error);
           throw new StoreUnavailableError({ store: storeName, operation, cause: error });
         }

@@ -9,7 +9,7 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { type GuardedStore, guardStore } from './guard-store.js';
+import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
@@ -48,7 +48,7 @@ const CONNECTION_SQLSTATE = /^(08...|57P0[123]|57014|53300)$/;
 // driver throws (reset, refused, "Connection terminated", "Query read timeout", a pool connect timeout)
 // means no answer.
 function isConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!(error instanceof Error) || isProgrammingError(error)) return false;
   const { code, severity } = error as { code?: unknown; severity?: unknown };
   if (typeof severity === 'string' && typeof code === 'string') return CONNECTION_SQLSTATE.test(code);
   return true;
