@@ -4,18 +4,23 @@ import { join } from 'node:path';
 import type {
   AddItemsOptions,
   ListRunsOptions,
+  PruneRunsOptions,
   RunRecord,
   RunRecordInput,
-  Store,
+  WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { atomicWrite } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
-import { listNewestFirst, stampRecord } from './store-utils.js';
+import { type GuardedStore, guardStore } from './guard-store.js';
+import { StoredRunInvalidError } from './store-errors.js';
+import { resolveStoreOptions, type StoreOptions } from './store-options.js';
+import { createPruneOnWrite, listNewestFirst, stampRecord, writeIdOf } from './store-utils.js';
+import { checkStoredRun, isFinished, parseStoredRun, skippedRunWarning } from './stored-run.js';
 
 /** Options of `fileStore`. */
-export interface FileStoreOptions {
+export interface FileStoreOptions extends Pick<StoreOptions, 'retentionMs' | 'onWarning'> {
   /** The directory holding `runs/` and `sessions/` (created if missing). */
   dir: string;
   /** fsync every write, so a power loss cannot lose a checkpoint. @default true */
@@ -30,9 +35,12 @@ interface SessionFile {
 /**
  * The embedded default store: one JSON file per run and per session under `dir`. Every write is atomic
  * (temporary file, fsync, rename) and every read-modify-write holds a lock file, so two processes on one
- * machine can share the directory.
+ * machine can share the directory. Listing reads every run file (a directory for one machine's runs),
+ * which pruning keeps bounded: finished runs older than `retentionMs` go on write (at most once a minute)
+ * and with `pruneRuns()`.
  */
-export function fileStore({ dir, fsync = true }: FileStoreOptions): Store {
+export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): GuardedStore {
+  const { retentionMs, onWarning } = resolveStoreOptions(options);
   const runsDir = join(dir, 'runs');
   const sessionsDir = join(dir, 'sessions');
   let ready: Promise<unknown> | undefined;
@@ -43,9 +51,34 @@ export function fileStore({ dir, fsync = true }: FileStoreOptions): Store {
   const runPath = (id: string) => join(runsDir, `${fileName(id)}.json`);
   const sessionPath = (id: string) => join(sessionsDir, `${fileName(id)}.json`);
 
-  const readRun = (id: string) => readJson<RunRecord>(runPath(id));
-  const readSession = async (id: string): Promise<SessionFile> =>
-    (await readJson<SessionFile>(sessionPath(id))) ?? { items: [], keys: [] };
+  const readRun = (id: string) => readRunFile(runPath(id), id);
+  const readSession = async (id: string): Promise<SessionFile> => {
+    const text = readText(sessionPath(id));
+    return text === undefined ? { items: [], keys: [] } : (JSON.parse(text) as SessionFile);
+  };
+  const prune = async (olderThanMs: number) => {
+    await ensureDirs();
+    const cutoff = Date.now() - olderThanMs;
+    let deleted = 0;
+    for (const name of (await readdir(runsDir)).filter((file) => file.endsWith('.json'))) {
+      const path = join(runsDir, name);
+      const old = async () => {
+        const record = await readRunFile(path, name).catch(() => undefined);
+        return record !== undefined && isFinished(record.status) && record.updatedAt < cutoff;
+      };
+      if (!(await old())) continue;
+      // Checked again under the run's lock: a finished run may be resumed, and a resumed one is not old.
+      await withFileLock(`${path}.lock`, async () => {
+        if (!(await old())) return;
+        await rm(path, { force: true });
+        deleted++;
+      });
+    }
+    return { deleted };
+  };
+  const pruneOnWrite = createPruneOnWrite(() => prune(retentionMs), onWarning);
+  const ours = (current: RunRecord | undefined, version: number, writeId: string) =>
+    current?.version === version && current.writeId === writeId;
   const withSession = async <T>(id: string, fn: (session: SessionFile) => Promise<T>) => {
     await ensureDirs();
     const path = sessionPath(id);
@@ -54,71 +87,92 @@ export function fileStore({ dir, fsync = true }: FileStoreOptions): Store {
   const writeSession = (id: string, session: SessionFile) =>
     atomicWrite(sessionPath(id), JSON.stringify(session), fsync);
 
-  return {
-    async createRun(input: RunRecordInput) {
-      await ensureDirs();
-      const path = runPath(input.id);
-      return withFileLock(`${path}.lock`, async () => {
-        if (await readRun(input.id)) throw new RunConflictError({ runId: input.id });
-        const record = stampRecord(input, 1, Date.now());
-        await atomicWrite(path, JSON.stringify(record), fsync);
-        return record;
-      });
-    },
-    async getRun(id) {
-      return readRun(id);
-    },
-    async updateRun(id, expectedVersion, input) {
-      await ensureDirs();
-      const path = runPath(id);
-      return withFileLock(`${path}.lock`, async () => {
-        const current = await readRun(id);
-        if (!current || current.version !== expectedVersion) {
-          throw new RunConflictError({ runId: id, expectedVersion });
+  return guardStore(
+    'fileStore',
+    {
+      async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions) {
+        await ensureDirs();
+        const path = runPath(input.id);
+        const writeId = writeIdOf(writeOptions);
+        return withFileLock(`${path}.lock`, async () => {
+          const current = await readRun(input.id);
+          if (ours(current, 1, writeId)) return current!;
+          if (current) throw new RunConflictError({ runId: input.id });
+          const record = stampRecord(input, 1, Date.now(), writeId);
+          await atomicWrite(path, JSON.stringify(record), fsync);
+          return record;
+        });
+      },
+      async getRun(id) {
+        return readRun(id);
+      },
+      async updateRun(id, expectedVersion, input, writeOptions) {
+        await ensureDirs();
+        const path = runPath(id);
+        const writeId = writeIdOf(writeOptions);
+        const written = await withFileLock(`${path}.lock`, async () => {
+          const current = await readRun(id);
+          if (ours(current, expectedVersion + 1, writeId)) return current!;
+          if (!current || current.version !== expectedVersion) {
+            throw new RunConflictError({ runId: id, expectedVersion });
+          }
+          const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
+          await atomicWrite(path, JSON.stringify(record), fsync);
+          return record;
+        });
+        if (isFinished(written.status)) pruneOnWrite();
+        return written;
+      },
+      async listRuns(listOptions: ListRunsOptions = {}) {
+        await ensureDirs();
+        const names = (await readdir(runsDir)).filter((name) => name.endsWith('.json'));
+        const records: RunRecord[] = [];
+        for (const name of names) {
+          try {
+            const record = await readRunFile(join(runsDir, name), decodeURIComponent(name.slice(0, -5)));
+            if (record) records.push(record);
+          } catch (error) {
+            if (!StoredRunInvalidError.isInstance(error)) throw error;
+            onWarning(skippedRunWarning(error));
+          }
         }
-        const record = stampRecord(input, expectedVersion + 1, current.createdAt);
-        await atomicWrite(path, JSON.stringify(record), fsync);
-        return record;
-      });
+        return listNewestFirst(records, listOptions);
+      },
+      async deleteRun(id) {
+        await rm(runPath(id), { force: true });
+      },
+      async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
+        return prune(olderThanMs);
+      },
+      async getItems(sessionId, limit) {
+        const { items } = await readSession(sessionId);
+        return limit === undefined ? items : items.slice(Math.max(0, items.length - limit));
+      },
+      async addItems(sessionId, items, options: AddItemsOptions = {}) {
+        await withSession(sessionId, async (session) => {
+          const key = options.idempotencyKey;
+          if (key !== undefined) {
+            if (session.keys.includes(key)) return;
+            session.keys.push(key);
+          }
+          session.items.push(...items);
+          await writeSession(sessionId, session);
+        });
+      },
+      async popItem(sessionId) {
+        return withSession(sessionId, async (session) => {
+          const item = session.items.pop();
+          if (item !== undefined) await writeSession(sessionId, session);
+          return item;
+        });
+      },
+      async clearSession(sessionId) {
+        await withSession(sessionId, () => rm(sessionPath(sessionId), { force: true }));
+      },
+      async close() {},
     },
-    async listRuns(options: ListRunsOptions = {}) {
-      await ensureDirs();
-      const names = (await readdir(runsDir)).filter((name) => name.endsWith('.json'));
-      const records = await Promise.all(names.map((name) => readJson<RunRecord>(join(runsDir, name))));
-      return listNewestFirst(
-        records.filter((record): record is RunRecord => record !== undefined),
-        options,
-      );
-    },
-    async deleteRun(id) {
-      await rm(runPath(id), { force: true });
-    },
-    async getItems(sessionId, limit) {
-      const { items } = await readSession(sessionId);
-      return limit === undefined ? items : items.slice(Math.max(0, items.length - limit));
-    },
-    async addItems(sessionId, items, options: AddItemsOptions = {}) {
-      await withSession(sessionId, async (session) => {
-        const key = options.idempotencyKey;
-        if (key !== undefined) {
-          if (session.keys.includes(key)) return;
-          session.keys.push(key);
-        }
-        session.items.push(...items);
-        await writeSession(sessionId, session);
-      });
-    },
-    async popItem(sessionId) {
-      return withSession(sessionId, async (session) => {
-        const item = session.items.pop();
-        if (item !== undefined) await writeSession(sessionId, session);
-        return item;
-      });
-    },
-    async clearSession(sessionId) {
-      await withSession(sessionId, () => rm(sessionPath(sessionId), { force: true }));
-    },
-  };
+    () => false,
+  );
 }
 
 // Any id becomes one safe file name: no separators, no dot-only names, no case clashes on odd filesystems.
@@ -130,11 +184,18 @@ function fileName(id: string): string {
 }
 
 // A small local file: one synchronous read costs less than a thread-pool round trip per step.
-async function readJson<T>(path: string): Promise<T | undefined> {
+function readText(path: string): string | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
+    return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+async function readRunFile(path: string, id: string): Promise<RunRecord | undefined> {
+  const text = readText(path);
+  if (text === undefined) return undefined;
+  const source = { runId: id, key: path };
+  return checkStoredRun(parseStoredRun(text, source), source);
 }

@@ -6,6 +6,7 @@
 export type {
   AddItemsOptions,
   ListRunsOptions,
+  PruneRunsOptions,
   RunRecord,
   RunRecordInput,
   RunSessionLink,
@@ -13,9 +14,13 @@ export type {
   RunStore,
   SessionStore,
   Store,
+  WriteRunOptions,
 } from '../agent/durable/store.js';
 export { RunConflictError } from '../agent/errors/run-conflict-error.js';
 export { type FileStoreOptions, fileStore } from './file-store.js';
-export { memoryStore } from './memory-store.js';
+export type { GuardedStore } from './guard-store.js';
+export { type MemoryStoreOptions, memoryStore } from './memory-store.js';
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.js';
 export { type RedisStoreOptions, redisStore } from './redis-store.js';
+export { StoreClosedError, StoredRunInvalidError, StoreUnavailableError } from './store-errors.js';
+export { defaultStoreOptions, type StoreOptions } from './store-options.js';

@@ -25,6 +25,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      key text NOT NULL,
      PRIMARY KEY (session_id, key)
    );`,
+  `ALTER TABLE {schema}.runs ADD COLUMN write_id text;
+   CREATE INDEX runs_status_created_at ON {schema}.runs (status, created_at DESC);
+   CREATE INDEX runs_status_updated_at ON {schema}.runs (status, updated_at);`,
 ];
 
 // Any constant shared by every process migrating this store; the schema name is hashed in beside it.
@@ -53,7 +56,7 @@ export async function migratePostgres(client: PoolClient, schema: string): Promi
     }
     await client.query('COMMIT');
   } catch (error) {
-    await client.query('ROLLBACK');
+    await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
 }

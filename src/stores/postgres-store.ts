@@ -1,168 +1,322 @@
-import type { Pool, PoolConfig } from 'pg';
+import type { Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
 import type {
   AddItemsOptions,
   ListRunsOptions,
+  PruneRunsOptions,
   RunRecord,
   RunRecordInput,
-  Store,
+  WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
-import { loadOptional, stampRecord } from './store-utils.js';
+import { StoredRunInvalidError } from './store-errors.js';
+import { resolveStoreOptions, type StoreOptions } from './store-options.js';
+import { createPruneOnWrite, loadOptional, stampRecord, writeIdOf } from './store-utils.js';
+import { checkStoredRun, isFinished, skippedRunWarning } from './stored-run.js';
 
 /** Options of `postgresStore`: a connection string or pool config (the store owns that pool), or your own pool. */
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends StoreOptions {
   /** `postgres://user@host:5432/db`. */
   connectionString?: string;
-  /** pg pool options, when not given a `connectionString`. */
+  /** pg pool options (they override the store's timeouts and keepalive). */
   config?: PoolConfig;
-  /** A pg pool you own (the store does not end it). */
+  /** A pg pool you own (the store does not end it, nor listen to its `'error'` events). */
   pool?: Pool;
   /** The schema holding the store's tables, created (and migrated) on first use. @default 'svc_agents' */
   schema?: string;
 }
 
-/** A store on PostgreSQL (pg, an optional peer dependency loaded on first use). */
-export function postgresStore(options: PostgresStoreOptions = {}): Store {
-  const schema = quoteIdentifier(options.schema ?? 'svc_agents');
+interface RunRow {
+  id: string;
+  record: Record<string, unknown> | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  write_id: string | null;
+}
+
+// Attempts at an operation that is safe to repeat, when its connection is lost.
+const ATTEMPTS = 3;
+
+// SQLSTATEs of a lost or refused connection (class 08), a terminated backend (57P01-57P03), a statement
+// cancelled by statement_timeout (57014) and too many connections (53300).
+const CONNECTION_SQLSTATE = /^(08...|57P0[123]|57014|53300)$/;
+
+// A pg DatabaseError carries a SQLSTATE `code` and a `severity`: PostgreSQL answered. Anything else the
+// driver throws (reset, refused, "Connection terminated", "Query read timeout", a pool connect timeout)
+// means no answer.
+function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error) || isProgrammingError(error)) return false;
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  if (typeof severity === 'string' && typeof code === 'string') return CONNECTION_SQLSTATE.test(code);
+  return true;
+}
+
+const RUN_COLUMNS = 'id, record, version, created_at, updated_at, write_id';
+
+/**
+ * A store on PostgreSQL (pg, an optional peer dependency loaded on first use). Every query times out after
+ * `commandTimeoutMs`; a dropped idle connection is logged and replaced; finished runs older than
+ * `retentionMs` are pruned on write (at most once a minute) and by `pruneRuns()`.
+ */
+export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore {
+  const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
+  const schemaName = options.schema ?? 'svc_agents';
+  const schema = quoteIdentifier(schemaName);
+  const table = `${schemaName}.runs`;
   const ownsPool = options.pool === undefined;
+  let warnedAboutConnection = false;
+  const warnConnection = (error: Error) => {
+    if (warnedAboutConnection) return;
+    warnedAboutConnection = true;
+    onWarning(`postgresStore: an idle connection was lost and will be replaced (${error.message})`);
+  };
+  // The pool is made once; the migration on first use is tried again on the next operation if it failed.
+  let created: Pool | undefined = options.pool;
+  const createPool = async (): Promise<Pool> => {
+    const pg = (await loadOptional('pg', () => import('pg'), 'postgresStore')).default;
+    const made = new pg.Pool({
+      connectionTimeoutMillis: commandTimeoutMs,
+      query_timeout: commandTimeoutMs,
+      statement_timeout: commandTimeoutMs,
+      keepAlive: true,
+      ...options.config,
+      ...(options.connectionString && { connectionString: options.connectionString }),
+    });
+    // An idle client that loses its connection (restart, failover, pg_terminate_backend) is removed by
+    // the pool, which then emits 'error': without a listener that would crash the process.
+    made.on('error', warnConnection);
+    return made;
+  };
+  const migrated = async (): Promise<Pool> => {
+    created ??= await createPool();
+    const client = await created.connect();
+    try {
+      await migratePostgres(client, schemaName);
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    return created;
+  };
   let poolPromise: Promise<Pool> | undefined;
   const pool = () => {
-    poolPromise ??= (async () => {
-      const created =
-        options.pool ??
-        new (await loadOptional('pg', () => import('pg'), 'postgresStore')).default.Pool(
-          options.connectionString ? { connectionString: options.connectionString } : options.config,
-        );
-      const client = await created.connect();
-      try {
-        await migratePostgres(client, options.schema ?? 'svc_agents');
-      } finally {
-        client.release();
-      }
-      return created;
-    })();
+    poolPromise ??= migrated();
     poolPromise.catch(() => {
       poolPromise = undefined;
     });
     return poolPromise;
   };
-  const toRecord = (row: { record: RunRecord; version: number; created_at: string; updated_at: string }) => ({
-    ...row.record,
-    version: row.version,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  });
-
-  return {
-    async createRun(input: RunRecordInput) {
-      const db = await pool();
-      const record = stampRecord(input, 1, Date.now());
-      const { rowCount } = await db.query(
-        `INSERT INTO ${schema}.runs (id, status, version, created_at, updated_at, record)
-         VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-        [record.id, record.status, record.createdAt, record.updatedAt, record],
-      );
-      if (rowCount !== 1) throw new RunConflictError({ runId: input.id });
-      return record;
-    },
-    async getRun(id) {
-      const db = await pool();
-      const { rows } = await db.query(
-        `SELECT record, version, created_at, updated_at FROM ${schema}.runs WHERE id = $1`,
-        [id],
-      );
-      return rows[0] ? toRecord(rows[0]) : undefined;
-    },
-    async updateRun(id, expectedVersion, input) {
-      const db = await pool();
-      const record = stampRecord(input, expectedVersion + 1, 0);
-      const { rows } = await db.query<{ created_at: string }>(
-        `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5
-         WHERE id = $1 AND version = $2 RETURNING created_at`,
-        [id, expectedVersion, record.status, record.updatedAt, record],
-      );
-      if (!rows[0]) throw new RunConflictError({ runId: id, expectedVersion });
-      record.createdAt = Number(rows[0].created_at);
-      return record;
-    },
-    async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
-      const db = await pool();
-      const { rows } = await db.query(
-        `SELECT record, version, created_at, updated_at FROM ${schema}.runs
-         WHERE ($1::text IS NULL OR status = $1) ORDER BY created_at DESC, id DESC LIMIT $2`,
-        [status ?? null, limit],
-      );
-      return rows.map(toRecord);
-    },
-    async deleteRun(id) {
-      const db = await pool();
-      await db.query(`DELETE FROM ${schema}.runs WHERE id = $1`, [id]);
-    },
-    async getItems(sessionId, limit) {
-      const db = await pool();
-      const { rows } = await db.query<{ item: ChatMessage }>(
-        `SELECT item FROM (SELECT item, seq FROM ${schema}.session_items WHERE session_id = $1
-         ORDER BY seq DESC LIMIT $2) last ORDER BY seq`,
-        [sessionId, limit ?? null],
-      );
-      return rows.map((row) => row.item);
-    },
-    async addItems(sessionId, items, { idempotencyKey }: AddItemsOptions = {}) {
-      const db = await pool();
-      const client = await db.connect();
+  // query_timeout per query also bounds queries on a pool the caller gave (pg reads it, its types omit it).
+  const query = async <R extends QueryResultRow>(text: string, values: unknown[]) => {
+    const config = { text, values, query_timeout: commandTimeoutMs };
+    return (await pool()).query<R>(config);
+  };
+  const toRecord = (row: RunRow): RunRecord => {
+    const source = { runId: row.id, key: `${table} id=${row.id}` };
+    if (typeof row.record !== 'object' || row.record === null) {
+      throw new StoredRunInvalidError({ ...source, problem: 'the "record" column is not a JSON object' });
+    }
+    return checkStoredRun(
+      {
+        ...row.record,
+        version: row.version,
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
+        ...(row.write_id !== null && { writeId: row.write_id }),
+      },
+      source,
+    );
+  };
+  const readRun = async (id: string) => {
+    const { rows } = await retrying(() =>
+      query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE id = $1`, [id]),
+    );
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  };
+  // An operation whose connection was lost (a terminated backend the pool had not noticed yet, a reset)
+  // is sent again on a fresh connection, while its first attempt is younger than commandTimeoutMs: a
+  // timeout is not retried, so the wait stays bounded. Only operations that are safe to repeat go
+  // through here; a repeated write is recognised by its write id.
+  const retrying = async <T>(operation: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
       try {
-        await client.query('BEGIN');
-        // Appends to one session are serialised, so two appends never interleave their items.
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-session:${sessionId}`]);
-        if (idempotencyKey !== undefined) {
-          const { rowCount } = await client.query(
-            `INSERT INTO ${schema}.session_keys (session_id, key) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-            [sessionId, idempotencyKey],
+        return await operation();
+      } catch (error) {
+        const late = Date.now() - started >= commandTimeoutMs;
+        if (attempt >= ATTEMPTS || late || !isConnectionError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  };
+  // The stored createdAt when the run is at `version` by the write `writeId` (ours), else undefined.
+  const createdAtIfOurs = async (id: string, version: number, writeId: string) => {
+    const { rows } = await query<{ version: number; write_id: string | null; created_at: string }>(
+      `SELECT version, write_id, created_at FROM ${schema}.runs WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    return row?.version === version && row.write_id === writeId ? Number(row.created_at) : undefined;
+  };
+  const prunes = async (olderThanMs: number) => {
+    const { rowCount } = await retrying(() =>
+      query(`DELETE FROM ${schema}.runs WHERE status IN ('completed', 'failed') AND updated_at < $1`, [
+        Date.now() - olderThanMs,
+      ]),
+    );
+    return { deleted: rowCount ?? 0 };
+  };
+  const pruneOnWrite = createPruneOnWrite(() => prunes(retentionMs), onWarning);
+  return guardStore(
+    'postgresStore',
+    {
+      async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions) {
+        const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
+        const { writeId, ...stored } = record;
+        const createdAt = await retrying(async () => {
+          const { rowCount } = await query(
+            `INSERT INTO ${schema}.runs (id, status, version, created_at, updated_at, record, write_id)
+             VALUES ($1, $2, 1, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+            [record.id, record.status, record.createdAt, record.updatedAt, stored, writeId],
           );
-          if (rowCount !== 1) {
-            await client.query('ROLLBACK');
-            return;
+          return rowCount === 1 ? record.createdAt : createdAtIfOurs(record.id, 1, writeId!);
+        });
+        if (createdAt === undefined) throw new RunConflictError({ runId: input.id });
+        record.createdAt = createdAt;
+        return record;
+      },
+      getRun: readRun,
+      async updateRun(id, expectedVersion, input, writeOptions) {
+        const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
+        const { writeId, ...stored } = record;
+        const createdAt = await retrying(async () => {
+          const { rows } = await query<{ created_at: string }>(
+            `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
+             write_id = $6 WHERE id = $1 AND version = $2 RETURNING created_at`,
+            [id, expectedVersion, record.status, record.updatedAt, stored, writeId],
+          );
+          return rows[0] ? Number(rows[0].created_at) : createdAtIfOurs(id, expectedVersion + 1, writeId!);
+        });
+        if (createdAt === undefined) throw new RunConflictError({ runId: id, expectedVersion });
+        record.createdAt = createdAt;
+        if (isFinished(record.status)) pruneOnWrite();
+        return record;
+      },
+      async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
+        const { rows } = await retrying(() =>
+          query<RunRow>(
+            status === undefined
+              ? `SELECT ${RUN_COLUMNS} FROM ${schema}.runs ORDER BY created_at DESC, id DESC LIMIT $1`
+              : `SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE status = $2
+                 ORDER BY created_at DESC, id DESC LIMIT $1`,
+            status === undefined ? [limit] : [limit, status],
+          ),
+        );
+        const records: RunRecord[] = [];
+        for (const row of rows) {
+          try {
+            records.push(toRecord(row));
+          } catch (error) {
+            if (!StoredRunInvalidError.isInstance(error)) throw error;
+            onWarning(skippedRunWarning(error));
           }
         }
-        if (items.length > 0) {
-          await client.query(
-            `INSERT INTO ${schema}.session_items (session_id, item)
-             SELECT $1, value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY ORDER BY ordinality`,
-            [sessionId, JSON.stringify(items)],
-          );
+        return records;
+      },
+      async deleteRun(id) {
+        await retrying(() => query(`DELETE FROM ${schema}.runs WHERE id = $1`, [id]));
+      },
+      async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
+        return prunes(olderThanMs);
+      },
+      async getItems(sessionId, limit) {
+        const { rows } = await retrying(() =>
+          query<{ item: ChatMessage }>(
+            `SELECT item FROM (SELECT item, seq FROM ${schema}.session_items WHERE session_id = $1
+             ORDER BY seq DESC LIMIT $2) last ORDER BY seq`,
+            [sessionId, limit ?? null],
+          ),
+        );
+        return rows.map((row) => row.item);
+      },
+      async addItems(sessionId, items, { idempotencyKey }: AddItemsOptions = {}) {
+        const client = await (await pool()).connect();
+        // Between two queries of the transaction the client is idle but checked out: the pool does not
+        // listen to it then, so a dropped connection would be an unhandled 'error'.
+        client.on('error', warnConnection);
+        const run = (text: string, values: unknown[] = []) => {
+          const config = { text, values, query_timeout: commandTimeoutMs };
+          return client.query(config);
+        };
+        let failure: Error | undefined;
+        try {
+          await run('BEGIN');
+          // Appends to one session are serialised, so two appends never interleave their items.
+          await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-session:${sessionId}`]);
+          if (idempotencyKey !== undefined) {
+            const { rowCount } = await run(
+              `INSERT INTO ${schema}.session_keys (session_id, key) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+              [sessionId, idempotencyKey],
+            );
+            if (rowCount !== 1) {
+              await run('ROLLBACK');
+              return;
+            }
+          }
+          if (items.length > 0) {
+            await run(
+              `INSERT INTO ${schema}.session_items (session_id, item)
+               SELECT $1, value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY ORDER BY ordinality`,
+              [sessionId, JSON.stringify(items)],
+            );
+          }
+          await run('COMMIT');
+        } catch (error) {
+          failure = error as Error;
+          if (!isConnectionError(error)) await run('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          releaseClient(client, failure && isConnectionError(failure) ? failure : undefined, warnConnection);
         }
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      },
+      async popItem(sessionId) {
+        const { rows } = await query<{ item: ChatMessage }>(
+          `DELETE FROM ${schema}.session_items WHERE (session_id, seq) IN (
+             SELECT session_id, seq FROM ${schema}.session_items WHERE session_id = $1
+             ORDER BY seq DESC LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING item`,
+          [sessionId],
+        );
+        return rows[0]?.item;
+      },
+      async clearSession(sessionId) {
+        await retrying(() =>
+          query(
+            `WITH a AS (DELETE FROM ${schema}.session_items WHERE session_id = $1)
+             DELETE FROM ${schema}.session_keys WHERE session_id = $1`,
+            [sessionId],
+          ),
+        );
+      },
+      async close() {
+        poolPromise = undefined;
+        if (ownsPool) await created?.end();
+      },
     },
-    async popItem(sessionId) {
-      const db = await pool();
-      const { rows } = await db.query<{ item: ChatMessage }>(
-        `DELETE FROM ${schema}.session_items WHERE (session_id, seq) IN (
-           SELECT session_id, seq FROM ${schema}.session_items WHERE session_id = $1
-           ORDER BY seq DESC LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING item`,
-        [sessionId],
-      );
-      return rows[0]?.item;
-    },
-    async clearSession(sessionId) {
-      const db = await pool();
-      await db.query(
-        `WITH a AS (DELETE FROM ${schema}.session_items WHERE session_id = $1)
-         DELETE FROM ${schema}.session_keys WHERE session_id = $1`,
-        [sessionId],
-      );
-    },
-    async close() {
-      const current = poolPromise;
-      poolPromise = undefined;
-      if (ownsPool && current) await (await current).end();
-    },
-  };
+    isConnectionError,
+  );
+}
+
+// A client whose connection failed is destroyed rather than returned to the pool for the next caller (it
+// keeps the listener: a dying connection may still emit 'error').
+function releaseClient(
+  client: PoolClient,
+  failure: Error | undefined,
+  listener: (error: Error) => void,
+): void {
+  if (!failure) client.removeListener('error', listener);
+  client.release(failure);
 }

@@ -56,10 +56,30 @@ export interface RunRecord {
   lastAgent?: string;
   /** Set when an input guardrail stopped the run (`failed`): resuming it is refused. */
   inputTripwire?: string;
+  /**
+   * The id of the write that stored this version (`WriteRunOptions.writeId`): after a write failed with
+   * a connection error, a record at the next version with your write id is your own write, applied.
+   */
+  writeId?: string;
 }
 
-/** The writable fields of a run record (the store sets `version`, `createdAt` and `updatedAt`). */
-export type RunRecordInput = Omit<RunRecord, 'version' | 'createdAt' | 'updatedAt'>;
+/** The writable fields of a run record (the store sets `version`, `createdAt`, `updatedAt` and `writeId`). */
+export type RunRecordInput = Omit<RunRecord, 'version' | 'createdAt' | 'updatedAt' | 'writeId'>;
+
+/** Options of `createRun` and `updateRun`. */
+export interface WriteRunOptions {
+  /**
+   * Names this write, stored with the version it makes. Retrying a write with the same id after its reply
+   * was lost answers the stored record instead of a `RunConflictError`. @default a new random id per call
+   */
+  writeId?: string;
+}
+
+/** Options of `pruneRuns`. */
+export interface PruneRunsOptions {
+  /** Remove finished runs last updated longer ago than this. @default the store's `retentionMs` */
+  olderThanMs?: number;
+}
 
 /** Filter of `listRuns`. */
 export interface ListRunsOptions {
@@ -72,18 +92,29 @@ export interface ListRunsOptions {
 /** Where durable runs are kept, with optimistic concurrency on `version`. */
 export interface RunStore {
   /** Stores a new run at version 1; a run with that id already stored is a `RunConflictError`. */
-  createRun(record: RunRecordInput): Promise<RunRecord>;
-  /** The run, or `undefined`. */
+  createRun(record: RunRecordInput, options?: WriteRunOptions): Promise<RunRecord>;
+  /** The run, or `undefined`; a record that cannot be read is a `StoredRunInvalidError` naming it. */
   getRun(id: string): Promise<RunRecord | undefined>;
   /**
    * Replaces the run if it is still at `expectedVersion` (then at `expectedVersion + 1`); otherwise
-   * (or when it does not exist) throws `RunConflictError`.
+   * (or when it does not exist) throws `RunConflictError`. A retried write whose first attempt was
+   * applied (same `writeId`, the run at `expectedVersion + 1`) answers the stored record.
    */
-  updateRun(id: string, expectedVersion: number, record: RunRecordInput): Promise<RunRecord>;
-  /** Runs, newest first. */
+  updateRun(
+    id: string,
+    expectedVersion: number,
+    record: RunRecordInput,
+    options?: WriteRunOptions,
+  ): Promise<RunRecord>;
+  /** Runs, newest first; a record that cannot be read is skipped with a warning naming it. */
   listRuns(options?: ListRunsOptions): Promise<RunRecord[]>;
   /** Removes the run (no error when absent). */
   deleteRun(id: string): Promise<void>;
+  /**
+   * Removes finished runs (`completed`, `failed`) older than the store's `retentionMs`; sessions are kept.
+   * Answers how many were removed. The bundled stores also prune on their own (Redis expires them).
+   */
+  pruneRuns?(options?: PruneRunsOptions): Promise<{ deleted: number }>;
 }
 
 /** Options of `SessionStore.addItems`. */
@@ -106,6 +137,9 @@ export interface SessionStore {
 
 /** A store of runs and sessions: what `new Agent({ store })` and the queue take. */
 export interface Store extends RunStore, SessionStore {
-  /** Releases connections the store opened itself. */
+  /**
+   * Releases connections the store opened itself. Every later operation rejects with `StoreClosedError`;
+   * the store never reconnects.
+   */
   close?(): Promise<void>;
 }

@@ -44,15 +44,17 @@ export async function openRunBackend(
     throw new CliUsageError('--namespace: letters, digits and _ only, at most 41 characters', command);
   }
   if (redis && postgres) throw new CliUsageError('give --redis or --postgres, not both', command);
+  // A damaged record is skipped by listings with a warning: it goes to stderr, the good runs to stdout.
+  const onWarning = (message: string) => ctx.io.stderr.write(`warning: ${message}\n`);
   if (redis) {
     const { redisStore } = await import('../../stores/redis-store.js');
-    const store = redisStore({ url: redis, prefix: `${namespace}:` });
+    const store = redisStore({ url: redis, prefix: `${namespace}:`, onWarning });
     ctx.defer(() => store.close?.());
     return { connection: redis, queueName: namespace, store };
   }
   if (postgres) {
     const { postgresStore } = await import('../../stores/postgres-store.js');
-    const store = postgresStore({ connectionString: postgres, schema: namespace });
+    const store = postgresStore({ connectionString: postgres, schema: namespace, onWarning });
     ctx.defer(() => store.close?.());
     return { connection: { postgres, schema: `${namespace}_queue` }, queueName: namespace, store };
   }

@@ -115,6 +115,45 @@ export const runsRejectCommand: CommandSpec = {
   run: (ctx, args) => decide(ctx, args, 'reject'),
 };
 
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `svc-agents runs prune`: removes finished runs past the store's retention (or `--older-than`). */
+export const runsPruneCommand: CommandSpec = {
+  path: ['runs', 'prune'],
+  summary: 'remove completed and failed runs older than the retention (default 7 days)',
+  usage: 'runs prune [--older-than 7d] [--redis URL | --postgres URL]',
+  positionals: { min: 0, max: 0 },
+  options: {
+    'older-than': {
+      type: 'string',
+      valueName: '<duration>',
+      description: 'last updated longer ago than this: 90s, 30m, 12h, 7d (default 7d)',
+    },
+    ...backendOptions,
+  },
+  async run(ctx, args) {
+    const text = args.values['older-than'] as string | undefined;
+    let olderThanMs: number | undefined;
+    if (text !== undefined) {
+      const match = /^(\d+)([smhd])$/.exec(text);
+      if (!match || Number(match[1]) === 0) {
+        throw new CliUsageError(
+          '--older-than: a positive whole number and a unit s, m, h or d, e.g. 7d',
+          'runs prune',
+        );
+      }
+      olderThanMs = Number(match[1]) * DURATION_UNITS[match[2]!]!;
+    }
+    const { store } = await openRunBackend(ctx, args, 'runs prune');
+    const { deleted } = (await store.pruneRuns?.(olderThanMs === undefined ? {} : { olderThanMs })) ?? {
+      deleted: 0,
+    };
+    if (ctx.json) ctx.printJson({ deleted });
+    else ctx.io.stdout.write(`pruned ${deleted} finished run${deleted === 1 ? '' : 's'}\n`);
+    return 0;
+  },
+};
+
 async function decide(ctx: CommandContext, args: ParsedArgs, action: 'approve' | 'reject'): Promise<number> {
   const command = `runs ${action}`;
   const { queue, record } = await requireRun(ctx, args, command);

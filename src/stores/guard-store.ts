@@ -1,0 +1,70 @@
+import type { Store } from '../agent/durable/store.js';
+import { SvcError } from '../transport/errors/svc-error.js';
+import { StoreClosedError, StoreUnavailableError } from './store-errors.js';
+
+/** The methods a guarded store wraps (every operation of `Store`). */
+const OPERATIONS = [
+  'createRun',
+  'getRun',
+  'updateRun',
+  'listRuns',
+  'deleteRun',
+  'pruneRuns',
+  'getItems',
+  'addItems',
+  'popItem',
+  'clearSession',
+] as const;
+
+/** A programming error (ours or the caller's), never a sign of a lost connection. */
+export function isProgrammingError(error: unknown): boolean {
+  return (
+    error instanceof TypeError ||
+    error instanceof RangeError ||
+    error instanceof ReferenceError ||
+    error instanceof SyntaxError
+  );
+}
+
+/** A store with `close` and `pruneRuns` always present. */
+export type GuardedStore = Store & Required<Pick<Store, 'close' | 'pruneRuns'>>;
+
+/**
+ * Gives a store its failure contract in one place: after `close()` every operation rejects with
+ * `StoreClosedError` (and the store never opens a connection again); a driver error that
+ * `isConnectionError` recognises becomes a transient `StoreUnavailableError` naming the store and the
+ * operation. The store's own errors (`RunConflictError`, `StoredRunInvalidError`) pass unchanged.
+ */
+export function guardStore(
+  storeName: string,
+  store: Required<Pick<Store, 'close' | 'pruneRuns'>> & Store,
+  isConnectionError: (error: unknown) => boolean,
+  onConnectionError?: (error: unknown) => void,
+): GuardedStore {
+  let closed = false;
+  const guarded = {
+    async close() {
+      if (closed) return;
+      closed = true;
+      await store.close();
+    },
+  } as GuardedStore;
+  for (const operation of OPERATIONS) {
+    const method = store[operation] as (...args: unknown[]) => Promise<unknown>;
+    (guarded as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
+      if (closed) throw new StoreClosedError({ store: storeName, operation });
+      try {
+        return await method.apply(store, args);
+      } catch (error) {
+        if (SvcError.isInstance(error)) throw error;
+        if (closed) throw new StoreClosedError({ store: storeName, operation });
+        if (!isProgrammingError(error) && isConnectionError(error)) {
+          onConnectionError?.(error);
+          throw new StoreUnavailableError({ store: storeName, operation, cause: error });
+        }
+        throw error;
+      }
+    };
+  }
+  return guarded;
+}

@@ -1,0 +1,71 @@
+// The Lua scripts of `redisStore`: each runs atomically on the server, in one round trip.
+
+// How many ids of expired runs one finishing write removes from the sorted sets.
+const EXPIRED_PER_WRITE = 50;
+
+/**
+ * Creates or updates a run, version-checked, keeping the sorted sets and the expiry in step.
+ * KEYS: run hash, index zset, the new status's zset, the other three status zsets, expiry zset.
+ * ARGV: expected version ('' to create), json, createdAt, id, status, writeId, ttl ms ('' for none), now.
+ * Returns the stored createdAt, or -1 when the expected version does not hold. The version is checked and
+ * bumped in one script, one round trip per checkpoint, no lost update. A write re-sent after its reply was
+ * lost finds its own write id at the next version and answers as if it had just been applied. A finished
+ * run's hash expires by itself; its id leaves the sorted sets through the expiry zset, a few per finishing
+ * write, so the sets do not grow with every run ever made.
+ */
+export const WRITE_RUN = `
+local current = redis.call('HGET', KEYS[1], 'version')
+local expected = ARGV[1]
+local next = expected == '' and 1 or tonumber(expected) + 1
+if current and tonumber(current) == next and redis.call('HGET', KEYS[1], 'writeId') == ARGV[6] then
+  return tonumber(redis.call('HGET', KEYS[1], 'createdAt'))
+end
+local createdAt = ARGV[3]
+if expected == '' then
+  if current or redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+else
+  if not current or current ~= expected then return -1 end
+  createdAt = redis.call('HGET', KEYS[1], 'createdAt')
+end
+redis.call('HSET', KEYS[1], 'version', next, 'createdAt', createdAt, 'json', ARGV[2], 'status', ARGV[5], 'writeId', ARGV[6])
+redis.call('ZADD', KEYS[2], createdAt, ARGV[4])
+redis.call('ZADD', KEYS[3], createdAt, ARGV[4])
+for i = 4, 6 do redis.call('ZREM', KEYS[i], ARGV[4]) end
+if ARGV[7] == '' then
+  redis.call('PERSIST', KEYS[1])
+  redis.call('ZREM', KEYS[7], ARGV[4])
+  return tonumber(createdAt)
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('ZADD', KEYS[7], tonumber(ARGV[8]) + tonumber(ARGV[7]), ARGV[4])
+local expired = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', ARGV[8], 'LIMIT', 0, ${EXPIRED_PER_WRITE})
+for _, id in ipairs(expired) do
+  for i = 2, 7 do redis.call('ZREM', KEYS[i], id) end
+end
+return tonumber(createdAt)
+`;
+
+/**
+ * Removes one finished run and its ids from the sorted sets; a run resumed meanwhile (no longer finished)
+ * only leaves the expiry zset. KEYS: run hash, index zset, the four status zsets, expiry zset. ARGV: id.
+ */
+export const PRUNE_RUN = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if status and status ~= 'completed' and status ~= 'failed' then
+  redis.call('ZREM', KEYS[7], ARGV[1])
+  return 0
+end
+local existed = redis.call('DEL', KEYS[1])
+for i = 2, 7 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+return existed
+`;
+
+/**
+ * Appends items to a session, once per idempotency key.
+ * KEYS: items list, keys set. ARGV: idempotency key ('' for none), items...
+ */
+export const ADD_ITEMS = `
+if ARGV[1] ~= '' and redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+for i = 2, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+return 1
+`;
