@@ -18,8 +18,13 @@ export interface BullBackend {
   ) => Worker<RunJobData>;
   DelayedError: new () => Error;
   UnrecoverableError: new (message?: string) => Error;
-  /** Options every queue and worker of this backend gets (connection, prefix). */
+  /** Options every worker of this backend gets (connection, prefix). */
   options: Record<string, unknown>;
+  /**
+   * Options of a producer (`Queue`): its commands give up across a lost connection instead of waiting
+   * for it forever, so enqueueing fails with an error rather than hanging.
+   */
+  producerOptions: Record<string, unknown>;
 }
 
 /** Loads bullmq (an optional peer dependency) for the connection's backend. */
@@ -37,6 +42,10 @@ export async function loadBullBackend(connection: NormalizedConnection): Promise
         connection: { ...connection.options, maxRetriesPerRequest: null },
         prefix: 'svc-agents',
       },
+      producerOptions: {
+        connection: { ...connection.options, maxRetriesPerRequest: 1 },
+        prefix: 'svc-agents',
+      },
     };
   }
   const classes = bullmq.withBackend(bullmq.createPostgresBackend);
@@ -47,5 +56,13 @@ export async function loadBullBackend(connection: NormalizedConnection): Promise
     UnrecoverableError,
     // `migrate: true`: BullMQ creates (and upgrades) its tables on first use.
     options: { connection: { ...connection.config, schema: connection.schema, migrate: true } },
+    producerOptions: {
+      connection: {
+        connectionTimeoutMillis: 5_000,
+        ...connection.config,
+        schema: connection.schema,
+        migrate: true,
+      },
+    },
   };
 }

@@ -48,7 +48,7 @@ interface Pipe {
   upstream: Socket;
   held: { to: Socket; chunk: Buffer }[];
   /** Set when the reply to the last forwarded chunk must be dropped. */
-  dropReply?: () => void;
+  dropReply?: (() => void) | undefined;
 }
 
 interface PendingFault {
