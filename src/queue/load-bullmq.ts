@@ -17,6 +17,8 @@ export interface BullBackend {
     options: Record<string, unknown>,
   ) => Worker<RunJobData>;
   DelayedError: new () => Error;
+  /** Thrown after `job.moveToWait`: BullMQ leaves the job waiting for any worker. */
+  WaitingError: new () => Error;
   UnrecoverableError: new (message?: string) => Error;
   /** Options every worker of this backend gets (connection, prefix). */
   options: Record<string, unknown>;
@@ -30,12 +32,13 @@ export interface BullBackend {
 /** Loads bullmq (an optional peer dependency) for the connection's backend. */
 export async function loadBullBackend(connection: NormalizedConnection): Promise<BullBackend> {
   const bullmq = await loadOptional('bullmq', () => import('bullmq'), 'svc-agents/queue');
-  const { DelayedError, UnrecoverableError } = bullmq;
+  const { DelayedError, UnrecoverableError, WaitingError } = bullmq;
   if (connection.kind === 'redis') {
     return {
       Queue: bullmq.Queue as unknown as BullBackend['Queue'],
       Worker: bullmq.Worker as unknown as BullBackend['Worker'],
       DelayedError,
+      WaitingError,
       UnrecoverableError,
       // BullMQ's workers block on Redis: it wants no per-request retry limit.
       options: {
@@ -53,6 +56,7 @@ export async function loadBullBackend(connection: NormalizedConnection): Promise
     Queue: classes.Queue as unknown as BullBackend['Queue'],
     Worker: classes.Worker as unknown as BullBackend['Worker'],
     DelayedError,
+    WaitingError,
     UnrecoverableError,
     // `migrate: true`: BullMQ creates (and upgrades) its tables on first use.
     options: { connection: { ...connection.config, schema: connection.schema, migrate: true } },

@@ -142,8 +142,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       transientFailures.delete(runId);
       return result.status;
     } catch (error) {
-      // Force-closed: the run is left, as it was last checkpointed, to another worker.
-      if (signal.aborted) throw error;
+      // Force-closed: the run is left, as it was last checkpointed, to another worker (at once; if the
+      // queue cannot be told, once its lock expires). Failing the job would strand the run.
+      if (signal.aborted) {
+        if (token !== undefined) await job.moveToWait(token).catch(onError);
+        throw new backend.WaitingError();
+      }
       try {
         if (RunConflictError.isInstance(error)) return await settleConflict(job, token);
       } catch (conflictError) {
@@ -165,7 +169,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     }
   };
 
+  let forceClosing = false;
   const processRun = async (job: Job<RunJobData>, token?: string): Promise<string> => {
+    // Taken while this worker was being force-closed: handed back untouched.
+    if (forceClosing) {
+      if (token !== undefined) await job.moveToWait(token).catch(onError);
+      throw new backend.WaitingError();
+    }
     const controller = new AbortController();
     const result = runJob(job, token, controller.signal);
     const key = job.id ?? job.data.runId;
@@ -216,6 +226,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       process.off('SIGINT', onSignal);
       clearInterval(strandedTimer);
       if (force) {
+        forceClosing = true;
+        // No new runs: the ones handed back below must go to other workers, not come back here.
+        await worker.pause(true).catch(onError);
         const current = [...running.values()];
         for (const { controller } of current) controller.abort(new Error('The worker was force-closed'));
         // Their writes are refused from now on; wait until their code has returned.

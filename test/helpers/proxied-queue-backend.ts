@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
 import type { Store } from '../../src/agent/durable/store.js';
 import type { QueueConnection } from '../../src/queue/queue-connection.js';
 import { postgresStore } from '../../src/stores/postgres-store.js';
@@ -13,7 +15,7 @@ export interface ProxiedNamespace {
   /** The queue's connection, through `queueProxy`. */
   connection: QueueConnection;
   queueName: string;
-  /** The store, through `storeProxy` (ioredis gives a command up after one reconnect). */
+  /** The store, through `storeProxy` (its ioredis client gives a command up after one reconnect). */
   store: Store;
   queueProxy: TcpFaultProxy;
   storeProxy: TcpFaultProxy;
@@ -38,16 +40,22 @@ export async function createProxiedNamespace(backend: QueueBackend): Promise<Pro
   };
   let connection: QueueConnection;
   let store: Store;
+  let closeClient: () => Promise<unknown>;
+  // The store gets a client of the test's own, with an error listener: how the store itself handles a
+  // dropped connection is not what these tests are about.
   if (backend.name === 'redis') {
     connection = via(queueProxy);
-    store = redisStore({
-      options: { host: '127.0.0.1', port: storeProxy.port, maxRetriesPerRequest: 1 },
-      prefix: direct.storeOptions.prefix ?? '',
-    });
+    const client = new Redis({ host: '127.0.0.1', port: storeProxy.port, maxRetriesPerRequest: 1 });
+    client.on('error', () => undefined);
+    closeClient = () => client.quit().catch(() => client.disconnect());
+    store = redisStore({ client, prefix: direct.storeOptions.prefix ?? '' });
   } else {
     const { schema } = direct.connection as { schema: string };
     connection = { postgres: via(queueProxy), schema };
-    store = postgresStore({ connectionString: via(storeProxy), schema: direct.storeOptions.schema ?? '' });
+    const pool = new pg.Pool({ connectionString: via(storeProxy) });
+    pool.on('error', () => undefined);
+    closeClient = () => pool.end();
+    store = postgresStore({ pool, schema: direct.storeOptions.schema ?? '' });
   }
   return {
     direct,
@@ -65,6 +73,7 @@ export async function createProxiedNamespace(backend: QueueBackend): Promise<Pro
     async cleanup() {
       for (const proxy of [queueProxy, storeProxy]) proxy.setRefusing(false);
       await store.close?.().catch(() => undefined);
+      await closeClient().catch(() => undefined);
       await Promise.all([queueProxy.close(), storeProxy.close()]);
       await direct.cleanup();
     },
