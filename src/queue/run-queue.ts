@@ -275,11 +275,21 @@ export class RunQueue {
     try {
       return await Promise.race([working, timedOut]);
     } catch (error) {
-      if (QueueUnavailableError.isInstance(error) || !isTransientInfrastructureError(error)) throw error;
+      if (!QueueUnavailableError.isInstance(error) && !isTransientInfrastructureError(error)) throw error;
+      // A backend whose connection failed may stay failed (BullMQ's PostgreSQL backend keeps its first
+      // connection error): the next operation starts with a new one.
+      this.#discardBackend();
+      if (QueueUnavailableError.isInstance(error)) throw error;
       throw new QueueUnavailableError({ runId, operation, cause: error });
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  #discardBackend() {
+    const stale = this.#backend;
+    this.#backend = undefined;
+    stale?.then(({ queue }) => queue.close()).catch(() => undefined);
   }
 
   #open() {
