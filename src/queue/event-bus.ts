@@ -111,7 +111,6 @@ function postgresBus(config: PoolConfig, channel: string): EventBus {
   let subscriber: Promise<Client> | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
-  let reconnectTimer: NodeJS.Timeout | undefined;
   const listeners = new Map<string, Set<(event: AgentEvent) => void>>();
   const reconnectListeners = new Set<() => void>();
 
@@ -148,37 +147,52 @@ function postgresBus(config: PoolConfig, channel: string): EventBus {
   };
 
   const connectSubscriber = (): Promise<Client> => {
+    let listening = false;
     const client: Promise<Client> = connect((lost) => {
       lost.end().catch(() => undefined);
-      if (subscriber !== client || closed) return;
-      subscriber = undefined;
-      scheduleResubscribe(0);
+      if (subscriber === client) subscriber = undefined;
+      // A connection lost while it was being set up fails its `listen()`, which tries again itself.
+      if (listening && !closed) void relisten();
     }).then(async (connected) => {
       connected.on('notification', onNotification);
       await connected.query(`LISTEN "${channel}"`);
+      listening = true;
       return connected;
+    });
+    client.catch(() => {
+      if (subscriber === client) subscriber = undefined;
     });
     return client;
   };
 
-  // Gets the LISTEN connection back after a drop, then tells the followers (events may have been missed).
-  const scheduleResubscribe = (attempt: number) => {
-    const delay = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]!;
-    reconnectTimer = setTimeout(() => {
-      if (closed || subscriber) return;
-      const client = connectSubscriber();
-      subscriber = client;
-      client.then(
-        () => {
-          for (const each of reconnectListeners) each();
-        },
-        () => {
-          if (subscriber === client) subscriber = undefined;
-          if (!closed) scheduleResubscribe(attempt + 1);
-        },
-      );
-    }, delay);
-    reconnectTimer.unref();
+  // The LISTEN connection, connecting it (a few tries) when there is none.
+  const listen = async (): Promise<Client> => {
+    for (let attempt = 0; ; attempt++) {
+      subscriber ??= connectSubscriber();
+      const current = subscriber;
+      try {
+        return await current;
+      } catch (error) {
+        if (closed || attempt >= RECONNECT_DELAYS_MS.length - 1) throw error;
+        await sleep(RECONNECT_DELAYS_MS[attempt]!);
+      }
+    }
+  };
+
+  // Gets the LISTEN connection back after a drop, for as long as the bus is open, then tells the
+  // followers (events sent meanwhile were missed).
+  const relisten = async () => {
+    for (let attempt = 0; !closed; attempt++) {
+      await sleep(RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]!);
+      if (closed) return;
+      try {
+        await listen();
+      } catch {
+        continue;
+      }
+      for (const each of reconnectListeners) each();
+      return;
+    }
   };
 
   return {
@@ -196,14 +210,7 @@ function postgresBus(config: PoolConfig, channel: string): EventBus {
       await sent;
     },
     async subscribe(runId, listener, onReconnect) {
-      if (!subscriber) {
-        const client = connectSubscriber();
-        subscriber = client;
-        client.catch(() => {
-          if (subscriber === client) subscriber = undefined;
-        });
-      }
-      await subscriber;
+      await listen();
       let set = listeners.get(runId);
       if (!set) {
         set = new Set();
@@ -219,7 +226,6 @@ function postgresBus(config: PoolConfig, channel: string): EventBus {
     },
     async close() {
       closed = true;
-      clearTimeout(reconnectTimer);
       // Send what was published before closing: ending the client under a pending NOTIFY rejects it.
       await chain;
       await Promise.all(
@@ -231,6 +237,10 @@ function postgresBus(config: PoolConfig, channel: string): EventBus {
       publisher = subscriber = undefined;
     },
   };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // Channel names are identifiers (at most 63 bytes): a short stable suffix of the queue name.
