@@ -66,10 +66,14 @@ for (const backend of queueBackends) {
         ...Array.from({ length: RUNS }, () => ({ message: { content: 'Both refunded.' } })),
       ]);
       const ids = await Promise.all(
-        Array.from({ length: RUNS }, (_, i) => queue.enqueue('support', `Refund ${i}`, { runId: `run-${i}` })),
+        Array.from({ length: RUNS }, (_, i) =>
+          queue.enqueue('support', `Refund ${i}`, { runId: `run-${i}` }),
+        ),
       );
       for (const id of ids) {
-        expect(await queue.waitUntilFinished(id, { timeout: 30_000 })).toMatchObject({ status: 'interrupted' });
+        expect(await queue.waitUntilFinished(id, { timeout: 30_000 })).toMatchObject({
+          status: 'interrupted',
+        });
       }
       // Two people approve the two calls of each run at the same moment.
       await Promise.all(ids.flatMap((id) => [queue.approve(id, 'a'), queue.approve(id, 'b')]));

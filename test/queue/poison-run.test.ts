@@ -22,6 +22,7 @@ for (const backend of queueBackends) {
     let ns: QueueNamespace;
     let queue: RunQueue;
     const children: ChildProcess[] = [];
+    let ended = false;
 
     const spawnPoisonWorker = () => {
       const config = chaosWorkerConfig(backend, ns, emu, '', 1);
@@ -36,12 +37,14 @@ for (const backend of queueBackends) {
     };
 
     beforeEach(async () => {
+      ended = false;
       emu = await startEmulator({ port: 0 });
       emu.script(Array.from({ length: MAX_WORKERS }, () => crashTurn));
       ns = backend.create();
       queue = new RunQueue({ connection: ns.connection, store: ns.store, name: ns.queueName });
     });
     afterEach(async () => {
+      ended = true;
       for (const child of children.splice(0)) child.kill('SIGKILL');
       await queue.close();
       await ns.cleanup();
@@ -60,7 +63,7 @@ for (const backend of queueBackends) {
       let live = 0;
       let started = 0;
       const keepTwo = () => {
-        while (live < 2 && started < MAX_WORKERS) {
+        while (!ended && live < 2 && started < MAX_WORKERS) {
           live++;
           started++;
           spawnPoisonWorker().exited.then(() => {
