@@ -40,6 +40,8 @@ export interface RequeueStrandedOptions {
   olderThanMs?: number;
   /** At most this many stored running runs are looked at. @default 1_000 */
   limit?: number;
+  /** Only runs of these agents (a worker passes its own, so it never queues runs it cannot run). */
+  agentNames?: readonly string[];
 }
 
 // The job states in which a job will still run (or runs now) its run.
@@ -183,10 +185,12 @@ export class RunQueue {
   async requeueStranded({
     olderThanMs = 300_000,
     limit = 1_000,
+    agentNames,
   }: RequeueStrandedOptions = {}): Promise<string[]> {
     const cutoff = Date.now() - olderThanMs;
     const candidates = (await this.#store.listRuns({ status: 'running', limit })).filter(
-      (record) => record.updatedAt <= cutoff,
+      (record) =>
+        record.updatedAt <= cutoff && (agentNames === undefined || agentNames.includes(record.agentName)),
     );
     if (candidates.length === 0) return [];
     const live = await this.#liveRunIds();
@@ -303,8 +307,8 @@ export class RunQueue {
   }
 }
 
-/** The id of a run's job at one version of its record (BullMQ ignores adding an id it holds). */
-export function jobIdOf(record: Pick<RunRecord, 'id' | 'version'>): string {
+// The id of a run's job at one version of its record (BullMQ ignores adding an id it holds).
+function jobIdOf(record: Pick<RunRecord, 'id' | 'version'>): string {
   return `run-${Buffer.from(record.id).toString('base64url')}-${record.version}`;
 }
 

@@ -39,8 +39,10 @@ export interface StartWorkerOptions {
    */
   maxStalledCount?: number;
   /**
-   * How often this worker queues again the stored `running` runs no job holds (`queue.requeueStranded`);
-   * 0 turns the check off. @default 60_000
+   * How often this worker queues again the stored `running` runs of its agents that no job holds
+   * (`queue.requeueStranded`); 0 turns the check off. With a store shared with direct `agent.run` calls,
+   * their runs count too: a run of one of these agents not written for `strandedAfterMs` is queued.
+   * @default 60_000
    */
   strandedRunCheckMs?: number;
   /** A `running` run last written this long ago with no job is stranded. @default 300_000 */
@@ -215,7 +217,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const strandedTimer =
     producer &&
     setInterval(() => {
-      producer.requeueStranded({ olderThanMs: options.strandedAfterMs ?? 300_000 }).catch(onError);
+      producer
+        .requeueStranded({
+          olderThanMs: options.strandedAfterMs ?? 300_000,
+          agentNames: Object.keys(options.agents),
+        })
+        .catch(onError);
     }, strandedCheckMs);
   strandedTimer?.unref();
 
