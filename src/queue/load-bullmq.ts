@@ -17,24 +17,36 @@ export interface BullBackend {
     options: Record<string, unknown>,
   ) => Worker<RunJobData>;
   DelayedError: new () => Error;
+  /** Thrown after `job.moveToWait`: BullMQ leaves the job waiting for any worker. */
+  WaitingError: new () => Error;
   UnrecoverableError: new (message?: string) => Error;
-  /** Options every queue and worker of this backend gets (connection, prefix). */
+  /** Options every worker of this backend gets (connection, prefix). */
   options: Record<string, unknown>;
+  /**
+   * Options of a producer (`Queue`): its commands give up across a lost connection instead of waiting
+   * for it forever, so enqueueing fails with an error rather than hanging.
+   */
+  producerOptions: Record<string, unknown>;
 }
 
 /** Loads bullmq (an optional peer dependency) for the connection's backend. */
 export async function loadBullBackend(connection: NormalizedConnection): Promise<BullBackend> {
   const bullmq = await loadOptional('bullmq', () => import('bullmq'), 'svc-agents/queue');
-  const { DelayedError, UnrecoverableError } = bullmq;
+  const { DelayedError, UnrecoverableError, WaitingError } = bullmq;
   if (connection.kind === 'redis') {
     return {
       Queue: bullmq.Queue as unknown as BullBackend['Queue'],
       Worker: bullmq.Worker as unknown as BullBackend['Worker'],
       DelayedError,
+      WaitingError,
       UnrecoverableError,
       // BullMQ's workers block on Redis: it wants no per-request retry limit.
       options: {
         connection: { ...connection.options, maxRetriesPerRequest: null },
+        prefix: 'svc-agents',
+      },
+      producerOptions: {
+        connection: { ...connection.options, maxRetriesPerRequest: 1 },
         prefix: 'svc-agents',
       },
     };
@@ -44,8 +56,17 @@ export async function loadBullBackend(connection: NormalizedConnection): Promise
     Queue: classes.Queue as unknown as BullBackend['Queue'],
     Worker: classes.Worker as unknown as BullBackend['Worker'],
     DelayedError,
+    WaitingError,
     UnrecoverableError,
     // `migrate: true`: BullMQ creates (and upgrades) its tables on first use.
     options: { connection: { ...connection.config, schema: connection.schema, migrate: true } },
+    producerOptions: {
+      connection: {
+        connectionTimeoutMillis: 5_000,
+        ...connection.config,
+        schema: connection.schema,
+        migrate: true,
+      },
+    },
   };
 }

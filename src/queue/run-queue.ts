@@ -1,15 +1,18 @@
 import type { Queue } from 'bullmq';
-import { recordDecision } from '../agent/durable/record-decision.js';
+import { decideRun } from '../agent/durable/record-decision.js';
 import { createRunRecord } from '../agent/durable/run-durably.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
+import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { SvcError } from '../transport/errors/svc-error.js';
 import { createEventBus, type EventBus } from './event-bus.js';
 import { followEvents } from './follow-events.js';
+import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
+import { QueueUnavailableError } from './queue-errors.js';
 
 /** The queue name used when none is given. */
 export const DEFAULT_QUEUE_NAME = 'svc-agents-runs';
@@ -24,7 +27,25 @@ export interface RunQueueOptions {
   name?: string;
   /** Tries of a run whose worker failed with a retryable error (a 429 delays it without counting). @default 3 */
   attempts?: number;
+  /**
+   * How long `enqueue`, `approve` and `reject` wait for the queue's backend to accept the job before
+   * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again). @default 10_000
+   */
+  enqueueTimeoutMs?: number;
 }
+
+/** Options of `queue.requeueStranded`. */
+export interface RequeueStrandedOptions {
+  /** Only runs whose record was last written at least this long ago. @default 300_000 */
+  olderThanMs?: number;
+  /** At most this many stored running runs are looked at. @default 1_000 */
+  limit?: number;
+  /** Only runs of these agents (a worker passes its own, so it never queues runs it cannot run). */
+  agentNames?: readonly string[];
+}
+
+// The job states in which a job will still run (or runs now) its run.
+const LIVE_JOB_STATES = ['active', 'wait', 'delayed', 'prioritized', 'waiting-children'] as const;
 
 /** Options of `queue.enqueue`. */
 export interface EnqueueOptions {
@@ -57,6 +78,7 @@ export class RunQueue {
   readonly #store: Store;
   readonly #connection: NormalizedConnection;
   readonly #attempts: number;
+  readonly #enqueueTimeoutMs: number;
   #backend: Promise<{ backend: BullBackend; queue: Queue<RunJobData> }> | undefined;
   #bus: EventBus | undefined;
 
@@ -66,9 +88,14 @@ export class RunQueue {
     this.#store = options.store;
     this.name = options.name ?? DEFAULT_QUEUE_NAME;
     this.#attempts = options.attempts ?? 3;
+    this.#enqueueTimeoutMs = options.enqueueTimeoutMs ?? 10_000;
   }
 
-  /** Stores a new run of `agentName` and queues it; answers its run id. */
+  /**
+   * Stores a new run of `agentName` and queues it; answers its run id. Enqueueing again a `runId` already
+   * stored with the same agent and input is not an error: its job is added if it has none (after an
+   * enqueue that failed with `QueueUnavailableError`, or a crash between the two steps).
+   */
   async enqueue(
     agentName: string,
     input: string | readonly ChatMessage[],
@@ -79,15 +106,24 @@ export class RunQueue {
       typeof input === 'string'
         ? [{ role: 'user', content: input }]
         : input.map((message) => ({ ...message }));
-    const record = await createRunRecord({
-      store: this.#store,
-      agentName,
-      runId,
-      state: new RunState({ messages }),
-      session: options.session,
-      fresh: true,
-    });
-    await this.#add(record, { priority: options.priority, delay: options.delay });
+    let record: RunRecord;
+    try {
+      record = await createRunRecord({
+        store: this.#store,
+        agentName,
+        runId,
+        state: new RunState({ messages }),
+        session: options.session,
+        fresh: true,
+      });
+    } catch (error) {
+      if (!RunConflictError.isInstance(error)) throw error;
+      const stored = await this.#store.getRun(runId);
+      if (!stored || !isSameRequest(stored, agentName, messages)) throw error;
+      if (stored.status === 'running') await this.#requeueIfStranded(stored, 'enqueue');
+      return runId;
+    }
+    await this.#add(record, { priority: options.priority, delay: options.delay }, 'enqueue');
     return runId;
   }
 
@@ -140,6 +176,29 @@ export class RunQueue {
     return followEvents(this.#bus, runId, () => this.#store.getRun(runId));
   }
 
+  /**
+   * Queues again the stored `running` runs that no job will run (a producer crashed between storing a
+   * run and queueing it, or the queue failed it while the store was unreachable); answers their ids.
+   * Workers call it periodically (`strandedRunCheckMs`); a run last written less than `olderThanMs` ago
+   * is left alone, so a run just being stored or driven by a slow tool is not queued twice.
+   */
+  async requeueStranded({
+    olderThanMs = 300_000,
+    limit = 1_000,
+    agentNames,
+  }: RequeueStrandedOptions = {}): Promise<string[]> {
+    const cutoff = Date.now() - olderThanMs;
+    const candidates = (await this.#store.listRuns({ status: 'running', limit })).filter(
+      (record) =>
+        record.updatedAt <= cutoff && (agentNames === undefined || agentNames.includes(record.agentName)),
+    );
+    if (candidates.length === 0) return [];
+    const live = await this.#liveRunIds();
+    const stranded = candidates.filter((record) => !live.has(record.id));
+    for (const record of stranded) await this.#readd(record, 'requeue');
+    return stranded.map((record) => record.id);
+  }
+
   /** Closes the queue's connections (not the store's). */
   async close(): Promise<void> {
     const backend = this.#backend;
@@ -152,33 +211,111 @@ export class RunQueue {
     toolCallId: string,
     decision: { approved: true } | { approved: false; reason?: string | undefined },
   ): Promise<void> {
-    const record = await recordDecision(this.#store, runId, toolCallId, decision);
-    if (record.status === 'running') await this.#add(record, {});
+    const { record, recorded } = await decideRun(this.#store, runId, toolCallId, decision);
+    if (record.status !== 'running') return;
+    // A repeated decision: the first one may have stored the run and failed to queue it.
+    if (recorded) await this.#add(record, {}, 'queue the approved');
+    else await this.#requeueIfStranded(record, 'queue the approved');
   }
 
-  async #add(record: RunRecord, options: { priority?: number | undefined; delay?: number | undefined }) {
+  // Queues the run unless a job already holds it.
+  async #requeueIfStranded(record: RunRecord, operation: string): Promise<void> {
+    const live = await this.#bounded(record.id, operation, () => this.#liveRunIds());
+    if (!live.has(record.id)) await this.#readd(record, operation);
+  }
+
+  // Adds the run's job again, first removing a finished job left under the same id (BullMQ would
+  // otherwise ignore the add).
+  async #readd(record: RunRecord, operation: string): Promise<void> {
+    await this.#bounded(record.id, operation, async () => {
+      const { queue } = await this.#open();
+      const old = await queue.getJob(jobIdOf(record));
+      if (old && ((await old.isFailed()) || (await old.isCompleted()))) await old.remove();
+    });
+    await this.#add(record, {}, operation);
+  }
+
+  async #liveRunIds(): Promise<Set<string>> {
     const { queue } = await this.#open();
-    await queue.add(
-      'run',
-      { runId: record.id, agentName: record.agentName },
-      {
-        // One job per (run, version): re-queueing the same state twice is one job.
-        jobId: `run-${Buffer.from(record.id).toString('base64url')}-${record.version}`,
-        attempts: this.#attempts,
-        backoff: { type: 'exponential', delay: 1_000 },
-        removeOnComplete: true,
-        removeOnFail: { count: 1_000 },
-        ...(options.priority !== undefined && { priority: options.priority }),
-        ...(options.delay !== undefined && { delay: options.delay }),
-      },
-    );
+    const jobs = await queue.getJobs([...LIVE_JOB_STATES]);
+    return new Set(jobs.map((job) => job?.data?.runId).filter((id): id is string => id !== undefined));
+  }
+
+  async #add(
+    record: RunRecord,
+    options: { priority?: number | undefined; delay?: number | undefined },
+    operation: string,
+  ) {
+    await this.#bounded(record.id, operation, async () => {
+      const { queue } = await this.#open();
+      await queue.add(
+        'run',
+        { runId: record.id, agentName: record.agentName },
+        {
+          // One job per (run, version): re-queueing the same state twice is one job.
+          jobId: jobIdOf(record),
+          attempts: this.#attempts,
+          backoff: { type: 'exponential', delay: 1_000 },
+          removeOnComplete: true,
+          removeOnFail: { count: 1_000 },
+          ...(options.priority !== undefined && { priority: options.priority }),
+          ...(options.delay !== undefined && { delay: options.delay }),
+        },
+      );
+    });
+  }
+
+  // Runs one queue operation, failing with a `QueueUnavailableError` when the backend does not answer
+  // in time or its connection fails.
+  async #bounded<T>(runId: string, operation: string, work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeoutMs = this.#enqueueTimeoutMs;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new QueueUnavailableError({ runId, operation, timeoutMs })), timeoutMs);
+    });
+    const working = work();
+    // The operation may still settle after the timeout: its outcome no longer has a caller.
+    working.catch(() => undefined);
+    try {
+      return await Promise.race([working, timedOut]);
+    } catch (error) {
+      if (!QueueUnavailableError.isInstance(error) && !isTransientInfrastructureError(error)) throw error;
+      // A backend whose connection failed may stay failed (BullMQ's PostgreSQL backend keeps its first
+      // connection error): the next operation starts with a new one.
+      this.#discardBackend();
+      if (QueueUnavailableError.isInstance(error)) throw error;
+      throw new QueueUnavailableError({ runId, operation, cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #discardBackend() {
+    const stale = this.#backend;
+    this.#backend = undefined;
+    stale?.then(({ queue }) => queue.close()).catch(() => undefined);
   }
 
   #open() {
-    this.#backend ??= loadBullBackend(this.#connection).then((backend) => ({
-      backend,
-      queue: new backend.Queue(this.name, backend.options),
-    }));
+    this.#backend ??= loadBullBackend(this.#connection).then((backend) => {
+      const queue = new backend.Queue(this.name, backend.producerOptions);
+      // Connection errors reach the callers of the failed operations; unlistened they would crash.
+      queue.on('error', () => undefined);
+      return { backend, queue };
+    });
     return this.#backend;
   }
+}
+
+// The id of a run's job at one version of its record (BullMQ ignores adding an id it holds).
+function jobIdOf(record: Pick<RunRecord, 'id' | 'version'>): string {
+  return `run-${Buffer.from(record.id).toString('base64url')}-${record.version}`;
+}
+
+// Whether a stored run is the one an enqueue call asks for: same agent, same input messages.
+function isSameRequest(record: RunRecord, agentName: string, messages: readonly ChatMessage[]): boolean {
+  if (record.agentName !== agentName) return false;
+  const stored = (record.state as { messages?: ChatMessage[] }).messages ?? [];
+  const start = record.session?.start ?? 0;
+  return JSON.stringify(stored.slice(start, start + messages.length)) === JSON.stringify(messages);
 }

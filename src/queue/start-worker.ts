@@ -5,10 +5,11 @@ import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import { APIError, RateLimitError } from '../transport/errors/api-error.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
 import { createEventBus } from './event-bus.js';
+import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { normalizeConnection, type QueueConnection } from './queue-connection.js';
-import { DEFAULT_QUEUE_NAME } from './run-queue.js';
-import { deferFailures, markFailed } from './worker-store.js';
+import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
+import { deferFailures, fenceWrites, markFailed } from './worker-store.js';
 
 /** Options of `startWorker`. */
 export interface StartWorkerOptions {
@@ -31,22 +32,46 @@ export interface StartWorkerOptions {
   lockDurationMs?: number;
   /** How often BullMQ looks for runs of dead workers. @default lockDurationMs */
   stalledIntervalMs?: number;
-  /** Takeovers of one job before BullMQ fails it. @default 10 */
+  /**
+   * Takeovers of one run after its worker died before BullMQ gives up on it (a run that crashes every
+   * worker): the run is then recorded `failed` with the reason, and its followers get an `error` event.
+   * @default 10
+   */
   maxStalledCount?: number;
+  /**
+   * How often this worker queues again the stored `running` runs of its agents that no job holds
+   * (`queue.requeueStranded`); 0 turns the check off. With a store shared with direct `agent.run` calls,
+   * their runs count too: a run of one of these agents not written for `strandedAfterMs` is queued.
+   * @default 60_000
+   */
+  strandedRunCheckMs?: number;
+  /** A `running` run last written this long ago with no job is stranded. @default 300_000 */
+  strandedAfterMs?: number;
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
 }
 
 /** A running worker. */
 export interface RunWorker {
-  /** Stops taking runs and waits for the current ones; `force` leaves them to other workers. */
+  /**
+   * Stops taking runs and waits for the current ones. `force` aborts them (their `signal`) and leaves them
+   * to other workers from their last checkpoints, as a crash would: once it resolves, nothing of theirs
+   * runs or writes in this process.
+   */
   close(force?: boolean): Promise<void>;
 }
+
+// How long a worker whose write met a conflict waits before reading the run again to see whether
+// another worker is driving it (its version moves) or nobody is (the conflict was this worker's own
+// write, re-sent after a lost reply).
+const CONFLICT_RECHECK_MS = 1_000;
 
 /**
  * Starts a worker: takes queued runs and resumes each from its last checkpoint with the named agent on
  * the worker's store, publishing its events. A run of a killed worker is found by BullMQ's stalled-job
- * check and resumed by another; a 429 delays the run (by Retry-After) without using up its attempts.
+ * check and resumed by another; a 429 delays the run (by Retry-After) without using up its attempts,
+ * and so does a store or queue connection failing (`isTransientInfrastructureError`): the run is
+ * retried from its checkpoint, never failed for good.
  */
 export async function startWorker(options: StartWorkerOptions): Promise<RunWorker> {
   const connection = normalizeConnection(options.connection);
@@ -56,39 +81,111 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const store = deferFailures(options.store);
   const onError = options.onError ?? (() => undefined);
   const lockDuration = options.lockDurationMs ?? 30_000;
+  // Runs in progress in this process, aborted by a forced close.
+  const running = new Map<string, { controller: AbortController; settled: Promise<unknown> }>();
+  // Transient failures in a row per run: the backoff of its next retry.
+  const transientFailures = new Map<string, number>();
 
-  const processRun = async (job: Job<RunJobData>, token?: string): Promise<string> => {
+  const publishError = (runId: string, error: unknown) => {
+    bus.publish(runId, { type: 'error', error }).catch(onError);
+  };
+
+  const delayRun = async (job: Job<RunJobData>, token: string | undefined, delay: number) => {
+    if (token === undefined) throw new Error('BullMQ gave the processor no token');
+    await job.moveToDelayed(Date.now() + delay, token);
+    throw new backend.DelayedError();
+  };
+
+  const retryTransient = (job: Job<RunJobData>, token: string | undefined, error: unknown) => {
+    const { runId } = job.data;
+    const failures = transientFailures.get(runId) ?? 0;
+    transientFailures.set(runId, failures + 1);
+    onError(error);
+    return delayRun(job, token, computeBackoffDelay(failures));
+  };
+
+  // A write conflicted: read the run before deciding it is someone else's.
+  const settleConflict = async (job: Job<RunJobData>, token: string | undefined): Promise<string> => {
+    const { runId } = job.data;
+    const before = await options.store.getRun(runId);
+    if (!before) return 'superseded';
+    if (before.status !== 'running') return before.status;
+    await new Promise((resolve) => setTimeout(resolve, CONFLICT_RECHECK_MS));
+    const after = await options.store.getRun(runId);
+    if (!after) return 'superseded';
+    if (after.status !== 'running') return after.status;
+    // Another worker is writing its checkpoints: the run is theirs.
+    if (after.version !== before.version) return 'superseded';
+    // Nobody is: resume it from its checkpoint.
+    return delayRun(job, token, 0);
+  };
+
+  const runJob = async (
+    job: Job<RunJobData>,
+    token: string | undefined,
+    signal: AbortSignal,
+  ): Promise<string> => {
     const { runId, agentName } = job.data;
     const agent = options.agents[agentName];
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
       await markFailed(options.store, runId, error).catch(onError);
+      publishError(runId, error);
       throw error;
     }
     try {
       const result = await agent.resume(runId, {
-        store,
+        store: fenceWrites(store, signal),
+        signal,
         onEvent: (event) => {
-          bus.publish(runId, event).catch(onError);
+          if (!signal.aborted) bus.publish(runId, event).catch(onError);
         },
       });
+      transientFailures.delete(runId);
       return result.status;
     } catch (error) {
-      // Another worker took the run over (this one was presumed dead): the run is theirs now.
-      if (RunConflictError.isInstance(error)) return 'superseded';
-      const delay = rateLimitDelay(error, job.attemptsMade);
-      if (delay !== undefined && token !== undefined) {
-        await job.moveToDelayed(Date.now() + delay, token);
-        throw new backend.DelayedError();
+      // Force-closed: the run is left, as it was last checkpointed, to another worker (at once; if the
+      // queue cannot be told, once its lock expires). Failing the job would strand the run.
+      if (signal.aborted) {
+        if (token !== undefined) await job.moveToWait(token).catch(onError);
+        throw new backend.WaitingError();
       }
+      try {
+        if (RunConflictError.isInstance(error)) return await settleConflict(job, token);
+      } catch (conflictError) {
+        if (!isTransientInfrastructureError(conflictError)) throw conflictError;
+        return await retryTransient(job, token, conflictError);
+      }
+      if (isTransientInfrastructureError(error)) return await retryTransient(job, token, error);
+      const delay = rateLimitDelay(error, job.attemptsMade);
+      if (delay !== undefined) return await delayRun(job, token, delay);
       const retryable = APIError.isInstance(error) && error.isRetryable;
       if (!retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
         onError(error);
+        transientFailures.delete(runId);
         await markFailed(options.store, runId, error).catch(onError);
-        bus.publish(runId, { type: 'error', error }).catch(onError);
+        publishError(runId, error);
         throw new backend.UnrecoverableError(error instanceof Error ? error.message : String(error));
       }
       throw error;
+    }
+  };
+
+  let forceClosing = false;
+  const processRun = async (job: Job<RunJobData>, token?: string): Promise<string> => {
+    // Taken while this worker was being force-closed: handed back untouched.
+    if (forceClosing) {
+      if (token !== undefined) await job.moveToWait(token).catch(onError);
+      throw new backend.WaitingError();
+    }
+    const controller = new AbortController();
+    const result = runJob(job, token, controller.signal);
+    const key = job.id ?? job.data.runId;
+    running.set(key, { controller, settled: result.catch(() => undefined) });
+    try {
+      return await result;
+    } finally {
+      running.delete(key);
     }
   };
 
@@ -100,14 +197,52 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     maxStalledCount: options.maxStalledCount ?? 10,
   });
   worker.on('error', onError);
+  // BullMQ gave up on a job without running it (it stalled more than `maxStalledCount` times: its run
+  // crashes every worker) or after its last attempt: the run ends `failed` and its followers hear so.
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    void (async () => {
+      if (!(await job.isFailed())) return;
+      const { runId } = job.data;
+      transientFailures.delete(runId);
+      if (await markFailed(options.store, runId, error)) publishError(runId, error);
+    })().catch(onError);
+  });
+
+  const strandedCheckMs = options.strandedRunCheckMs ?? 60_000;
+  const producer =
+    strandedCheckMs > 0
+      ? new RunQueue({ connection: options.connection, store: options.store, name })
+      : undefined;
+  const strandedTimer =
+    producer &&
+    setInterval(() => {
+      producer
+        .requeueStranded({
+          olderThanMs: options.strandedAfterMs ?? 300_000,
+          agentNames: Object.keys(options.agents),
+        })
+        .catch(onError);
+    }, strandedCheckMs);
+  strandedTimer?.unref();
 
   let closing: Promise<void> | undefined;
   const close = (force = false) => {
     closing ??= (async () => {
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
+      clearInterval(strandedTimer);
+      if (force) {
+        forceClosing = true;
+        // No new runs: the ones handed back below must go to other workers, not come back here.
+        await worker.pause(true).catch(onError);
+        const current = [...running.values()];
+        for (const { controller } of current) controller.abort(new Error('The worker was force-closed'));
+        // Their writes are refused from now on; wait until their code has returned.
+        await Promise.all(current.map(({ settled }) => settled));
+      }
       await worker.close(force);
-      await bus.close();
+      await Promise.all([bus.close(), producer?.close()]);
     })();
     return closing;
   };

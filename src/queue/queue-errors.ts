@@ -1,0 +1,34 @@
+import { SvcError } from '../transport/errors/svc-error.js';
+
+/**
+ * The queue's backend (Redis or PostgreSQL) did not accept a job in time: nothing is lost, the run's
+ * record is stored and enqueueing the same `runId` again (or the workers' stranded-run check) queues it.
+ */
+export class QueueUnavailableError extends SvcError {
+  /** A connection problem: trying again later may succeed. */
+  readonly transient = true;
+  /** The run that was being queued. */
+  readonly runId: string;
+
+  constructor(options: { runId: string; operation: string; timeoutMs?: number; cause?: unknown }) {
+    const why =
+      options.timeoutMs !== undefined
+        ? `the queue did not answer within ${options.timeoutMs} ms`
+        : 'the queue is unreachable';
+    super(
+      `Could not ${options.operation} run "${options.runId}": ${why}; its record is stored, enqueue it again with the same runId`,
+      { cause: options.cause },
+    );
+    this.runId = options.runId;
+  }
+}
+
+/** A force-closed worker's run tried to write to the store: it is left to another worker instead. */
+export class WorkerClosedError extends SvcError {
+  /** Not a connection problem: this worker is gone for good. */
+  readonly transient = false;
+
+  constructor() {
+    super('The worker was force-closed: its runs are left to other workers and write nothing more');
+  }
+}

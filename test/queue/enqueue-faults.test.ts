@@ -1,0 +1,132 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../../src/agent/agent.js';
+import { RunState } from '../../src/agent/run-state.js';
+import { SvcClient } from '../../src/api/svc-client.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/types.js';
+import { QueueUnavailableError } from '../../src/queue/queue-errors.js';
+import { RunQueue } from '../../src/queue/run-queue.js';
+import { type RunWorker, startWorker } from '../../src/queue/start-worker.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { createProxiedNamespace, type ProxiedNamespace } from '../helpers/proxied-queue-backend.js';
+import { queueBackends } from '../helpers/queue-backends.js';
+
+const ENQUEUE_TIMEOUT_MS = 2_000;
+
+for (const backend of queueBackends) {
+  describe.skipIf(!backend.available)(`enqueueing with the queue unreachable on ${backend.name}`, () => {
+    let emu: Emulator;
+    let client: SvcClient;
+    let ns: ProxiedNamespace;
+    let queue: RunQueue;
+    let worker: RunWorker | undefined;
+    const refunds: string[] = [];
+
+    const start = async (options: { strandedRunCheckMs?: number; strandedAfterMs?: number } = {}) => {
+      const refund = defineTool({
+        name: 'refund',
+        description: 'Refunds an order.',
+        parameters: z.object({}),
+        needsApproval: true,
+        execute: (_args, ctx) => {
+          refunds.push(ctx.idempotencyKey);
+          return 'refunded';
+        },
+      });
+      worker = await startWorker({
+        // The worker reaches the queue directly: only the producer's side is cut.
+        connection: ns.direct.connection,
+        store: ns.store,
+        name: ns.queueName,
+        agents: { support: new Agent({ client, model: 'svc-3.5-flash', tools: [refund] }) },
+        handleSignals: false,
+        ...options,
+      });
+    };
+    const queueDown = (down: boolean) => {
+      ns.queueProxy.setRefusing(down);
+      if (down) ns.queueProxy.resetAll();
+    };
+
+    beforeEach(async () => {
+      refunds.length = 0;
+      emu = await startEmulator({ port: 0 });
+      client = new SvcClient({ apiKey: emu.apiKey, baseURL: emu.baseURL, maxRetries: 0 });
+      ns = await createProxiedNamespace(backend);
+      queue = new RunQueue({
+        connection: ns.connection,
+        store: ns.store,
+        name: ns.queueName,
+        enqueueTimeoutMs: ENQUEUE_TIMEOUT_MS,
+      });
+    });
+    afterEach(async () => {
+      queueDown(false);
+      await worker?.close(true);
+      worker = undefined;
+      await queue.close();
+      await ns.cleanup();
+      await client.close();
+      await emu.close();
+    });
+
+    it('should fail enqueue with a clear error in bounded time, and queue the run when enqueued again', async () => {
+      await start();
+      emu.script([{ message: { content: 'Hello there.' } }]);
+      queueDown(true);
+      const failure = await queue.enqueue('support', 'Hi', { runId: 'unqueued' }).catch((error) => error);
+      expect(QueueUnavailableError.isInstance(failure)).toBe(true);
+      expect(failure.message).toContain('"unqueued"');
+      expect((await ns.direct.store.getRun('unqueued'))?.status).toBe('running');
+      queueDown(false);
+      await expect(queue.enqueue('support', 'Hi', { runId: 'unqueued' })).resolves.toBe('unqueued');
+      const record = await queue.waitUntilFinished('unqueued', { timeout: 20_000 });
+      expect(record).toMatchObject({ status: 'completed', text: 'Hello there.' });
+    }, 60_000);
+
+    it('should refuse enqueueing an id already stored for other input', async () => {
+      await start();
+      emu.script([{ message: { content: 'Hello there.' } }]);
+      await queue.enqueue('support', 'Hi', { runId: 'taken' });
+      await expect(queue.enqueue('support', 'Something else', { runId: 'taken' })).rejects.toMatchObject({
+        name: 'RunConflictError',
+      });
+    }, 30_000);
+
+    it('should queue an approved run again when approve is repeated after the queue was unreachable', async () => {
+      await start();
+      emu.script([
+        {
+          message: { content: '', tool_calls: [{ id: 'c1', function: { name: 'refund', arguments: '{}' } }] },
+        },
+        { message: { content: 'Refund done.' } },
+      ]);
+      await queue.enqueue('support', 'Refund order 42', { runId: 'approved' });
+      expect((await queue.waitUntilFinished('approved', { timeout: 20_000 })).status).toBe('interrupted');
+      queueDown(true);
+      const failure = await queue.approve('approved', 'c1').catch((error) => error);
+      expect(QueueUnavailableError.isInstance(failure)).toBe(true);
+      queueDown(false);
+      await queue.approve('approved', 'c1');
+      const record = await queue.waitUntilFinished('approved', { timeout: 20_000 });
+      expect(record).toMatchObject({ status: 'completed', text: 'Refund done.' });
+      expect(refunds).toEqual(['approved:0:c1']);
+    }, 60_000);
+
+    it("should have the workers' stranded-run check queue a stored run that has no job", async () => {
+      emu.script([{ message: { content: 'Found you.' } }]);
+      // A producer that crashed between storing the run and queueing it.
+      await ns.direct.store.createRun({
+        id: 'stranded',
+        agentName: 'support',
+        status: 'running',
+        state: new RunState({ messages: [{ role: 'user', content: 'Hi' }] }).toJSON() as never,
+        interruptions: [],
+      });
+      await start({ strandedRunCheckMs: 200, strandedAfterMs: 0 });
+      const record = await queue.waitUntilFinished('stranded', { timeout: 20_000 });
+      expect(record).toMatchObject({ status: 'completed', text: 'Found you.' });
+    }, 30_000);
+  });
+}
