@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,7 +26,22 @@ export interface FileStoreOptions {
 interface SessionFile {
   items: ChatMessage[];
   keys: string[];
+  /**
+   * Items a `commitRun` appended before writing its run's record: if that process died before the record
+   * was written (the record does not carry `commitId`), the items are taken out again.
+   */
+  pending?: PendingCommit;
 }
+
+interface PendingCommit {
+  runId: string;
+  commitId: string;
+  at: number;
+  count: number;
+}
+
+// The run file's form: the record, and the id of the commit that last wrote it with a session append.
+type StoredRun = RunRecord & { commitId?: string };
 
 /**
  * The embedded default store: one JSON file per run and per session under `dir`. Every write is atomic
@@ -43,9 +59,18 @@ export function fileStore({ dir, fsync = true }: FileStoreOptions): Store {
   const runPath = (id: string) => join(runsDir, `${fileName(id)}.json`);
   const sessionPath = (id: string) => join(sessionsDir, `${fileName(id)}.json`);
 
-  const readRun = (id: string) => readJson<RunRecord>(runPath(id));
-  const readSession = async (id: string): Promise<SessionFile> =>
-    (await readJson<SessionFile>(sessionPath(id))) ?? { items: [], keys: [] };
+  const readStoredRun = (id: string) => readJson<StoredRun>(runPath(id));
+  const readRun = async (id: string) => withoutCommitId(await readStoredRun(id));
+  // A pending commit whose record was never written leaves its items out of the session.
+  const committed = async (pending: PendingCommit) =>
+    (await readStoredRun(pending.runId))?.commitId === pending.commitId;
+  const readSession = async (id: string): Promise<SessionFile> => {
+    const session = (await readJson<SessionFile>(sessionPath(id))) ?? { items: [], keys: [] };
+    const { pending } = session;
+    if (pending && !(await committed(pending))) session.items.splice(pending.at, pending.count);
+    delete session.pending;
+    return session;
+  };
   const withSession = async <T>(id: string, fn: (session: SessionFile) => Promise<T>) => {
     await ensureDirs();
     const path = sessionPath(id);
@@ -72,19 +97,44 @@ export function fileStore({ dir, fsync = true }: FileStoreOptions): Store {
       await ensureDirs();
       const path = runPath(id);
       return withFileLock(`${path}.lock`, async () => {
-        const current = await readRun(id);
+        const current = await readStoredRun(id);
         if (!current || current.version !== expectedVersion) {
           throw new RunConflictError({ runId: id, expectedVersion });
         }
         const record = stampRecord(input, expectedVersion + 1, current.createdAt);
-        await atomicWrite(path, JSON.stringify(record), fsync);
+        // The last commit's id stays: a session may still name it as pending.
+        const stored: StoredRun = current.commitId ? { ...record, commitId: current.commitId } : record;
+        await atomicWrite(path, JSON.stringify(stored), fsync);
+        return record;
+      });
+    },
+    async commitRun(id, expectedVersion, input, { sessionId, items }) {
+      await ensureDirs();
+      const path = runPath(id);
+      // Always the run's lock, then the session's: `updateRun` and `addItems` each take only one.
+      return withFileLock(`${path}.lock`, async () => {
+        const current = await readStoredRun(id);
+        if (!current || current.version !== expectedVersion) {
+          throw new RunConflictError({ runId: id, expectedVersion });
+        }
+        const record = stampRecord(input, expectedVersion + 1, current.createdAt);
+        const commitId = randomUUID();
+        await withSession(sessionId, async (session) => {
+          const pending = { runId: id, commitId, at: session.items.length, count: items.length };
+          session.items.push(...items);
+          await writeSession(sessionId, { ...session, pending });
+          await atomicWrite(path, JSON.stringify({ ...record, commitId }), fsync);
+          await writeSession(sessionId, session);
+        });
         return record;
       });
     },
     async listRuns(options: ListRunsOptions = {}) {
       await ensureDirs();
       const names = (await readdir(runsDir)).filter((name) => name.endsWith('.json'));
-      const records = await Promise.all(names.map((name) => readJson<RunRecord>(join(runsDir, name))));
+      const records = await Promise.all(
+        names.map(async (name) => withoutCommitId(await readJson<StoredRun>(join(runsDir, name)))),
+      );
       return listNewestFirst(
         records.filter((record): record is RunRecord => record !== undefined),
         options,
@@ -119,6 +169,12 @@ export function fileStore({ dir, fsync = true }: FileStoreOptions): Store {
       await withSession(sessionId, () => rm(sessionPath(sessionId), { force: true }));
     },
   };
+}
+
+function withoutCommitId(stored: StoredRun | undefined): RunRecord | undefined {
+  if (stored?.commitId === undefined) return stored;
+  const { commitId: _commitId, ...record } = stored;
+  return record;
 }
 
 // Any id becomes one safe file name: no separators, no dot-only names, no case clashes on odd filesystems.

@@ -44,6 +44,16 @@ export function memoryStore(): Store {
       runs.set(id, structuredClone(record));
       return record;
     },
+    async commitRun(id, expectedVersion, input, { sessionId, items }) {
+      const current = runs.get(id);
+      if (!current || current.version !== expectedVersion) {
+        throw new RunConflictError({ runId: id, expectedVersion });
+      }
+      const record = stampRecord(input, expectedVersion + 1, current.createdAt);
+      runs.set(id, structuredClone(record));
+      session(sessionId).items.push(...structuredClone(items));
+      return record;
+    },
     async listRuns(options: ListRunsOptions = {}) {
       return listNewestFirst([...runs.values()], options).map((record) => structuredClone(record));
     },

@@ -87,6 +87,46 @@ export function postgresStore(options: PostgresStoreOptions = {}): Store {
       record.createdAt = Number(rows[0].created_at);
       return record;
     },
+    async commitRun(id, expectedVersion, input, { sessionId, items }) {
+      const db = await pool();
+      const record = stampRecord(input, expectedVersion + 1, 0);
+      const client = await db.connect();
+      // A connection cut mid-transaction fails the query below; the client's own error event is not fatal.
+      const ignore = () => undefined;
+      client.on('error', ignore);
+      try {
+        // The run's write and its session append commit together or not at all.
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-session:${sessionId}`]);
+        const { rows } = await client.query<{ created_at: string }>(
+          `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5
+           WHERE id = $1 AND version = $2 RETURNING created_at`,
+          [id, expectedVersion, record.status, record.updatedAt, record],
+        );
+        if (!rows[0]) {
+          await client.query('ROLLBACK');
+          throw new RunConflictError({ runId: id, expectedVersion });
+        }
+        if (items.length > 0) {
+          await client.query(
+            `INSERT INTO ${schema}.session_items (session_id, item)
+             SELECT $1, value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY ORDER BY ordinality`,
+            [sessionId, JSON.stringify(items)],
+          );
+        }
+        await client.query('COMMIT');
+        client.off('error', ignore);
+        client.release();
+        record.createdAt = Number(rows[0].created_at);
+        return record;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.off('error', ignore);
+        // A connection that failed mid-transaction is not handed to the next caller.
+        client.release(RunConflictError.isInstance(error) ? undefined : (error as Error));
+        throw error;
+      }
+    },
     async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
       const db = await pool();
       const { rows } = await db.query(

@@ -46,6 +46,16 @@ for i = 2, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 return 1
 `;
 
+// KEYS: run hash, session items list. ARGV: expected version, json, items... The run's write and its
+// session append in one script: Redis runs it whole or, on a version mismatch (-1), not at all.
+const COMMIT_RUN = `
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current or current ~= ARGV[1] then return -1 end
+redis.call('HSET', KEYS[1], 'version', tonumber(current) + 1, 'json', ARGV[2])
+for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+return tonumber(redis.call('HGET', KEYS[1], 'createdAt'))
+`;
+
 /** A store on Redis (ioredis, an optional peer dependency loaded on first use). */
 export function redisStore(options: RedisStoreOptions = {}): Store {
   const prefix = options.prefix ?? 'svc-agents:';
@@ -96,6 +106,22 @@ export function redisStore(options: RedisStoreOptions = {}): Store {
     async updateRun(id, expectedVersion, input) {
       const record = stampRecord(input, expectedVersion + 1, 0);
       const createdAt = await writeRun(record, expectedVersion);
+      if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
+      record.createdAt = createdAt;
+      return record;
+    },
+    async commitRun(id, expectedVersion, input, { sessionId, items }) {
+      const redis = await client();
+      const record = stampRecord(input, expectedVersion + 1, 0);
+      const createdAt = (await redis.eval(
+        COMMIT_RUN,
+        2,
+        runKey(id),
+        itemsKey(sessionId),
+        String(expectedVersion),
+        JSON.stringify(record),
+        ...items.map((item) => JSON.stringify(item)),
+      )) as number;
       if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
       record.createdAt = createdAt;
       return record;
