@@ -8,7 +8,7 @@ import { eventually } from '../../helpers/eventually.js';
 import { type ProxiedStore, proxiedStoreBackends } from '../../helpers/proxied-store-backends.js';
 import { chunkContains } from '../../helpers/tcp-fault-proxy.js';
 import { answer, toolTurn } from '../../helpers/tool-turn.js';
-import { chatRequests, useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
+import { useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 const model = 'svc-3.5-flash';
@@ -104,7 +104,7 @@ for (const backend of proxiedStoreBackends) {
         expect(transfer.executions).toEqual(['transfer:0:c2']);
         expect(record).toMatchObject({ status: 'completed', text: 'Checked.' });
         expect(toolAnswers(record)).toEqual({ c1: 1, c2: 1 });
-        const answered = (record?.state.messages as ChatMessage[]).find(
+        const answered = ((record?.state.messages ?? []) as ChatMessage[]).find(
           (message) => message.role === 'tool' && message.tool_call_id === 'c2',
         );
         expect(answered?.content).toContain('may have taken effect');
