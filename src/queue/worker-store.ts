@@ -39,5 +39,7 @@ function bindAll(store: Store): Store {
     addItems: store.addItems.bind(store),
     popItem: store.popItem.bind(store),
     clearSession: store.clearSession.bind(store),
+    // A run's end is one atomic write only if the store's commitRun reaches it.
+    ...(store.commitRun && { commitRun: store.commitRun.bind(store) }),
   };
 }

@@ -9,6 +9,8 @@ import { startTcpFaultProxy, type TcpFaultProxy } from './tcp-fault-proxy.js';
 /** A store whose every connection goes through a fault proxy to the shared Redis or PostgreSQL. */
 export interface ProxiedStore {
   store: Store;
+  /** A store on the same namespace reaching the service directly: reads and writes no fault touches. */
+  directStore: Store;
   proxy: TcpFaultProxy;
   /** Reads the shared service directly (not through the proxy), in this store's namespace. */
   direct: { redis?: Redis; postgres?: pg.Client; prefix: string; schema: string };
@@ -47,12 +49,15 @@ export const proxiedStoreBackends: ProxiedStoreBackend[] = [
         prefix,
       });
       const redis = new Redis(REDIS_URL);
+      const directStore = redisStore({ url: REDIS_URL, prefix });
       return {
         store,
+        directStore,
         proxy,
         direct: { redis, prefix, schema: '' },
         async cleanup() {
           await store.close?.().catch(() => undefined);
+          await directStore.close?.();
           await proxy.close();
           const keys = await redis.keys(`${prefix}*`);
           if (keys.length > 0) await redis.del(...keys);
@@ -75,13 +80,16 @@ export const proxiedStoreBackends: ProxiedStoreBackend[] = [
       const store = postgresStore({ pool, schema });
       const postgres = new pg.Client({ connectionString: POSTGRES_URL });
       await postgres.connect();
+      const directStore = postgresStore({ connectionString: POSTGRES_URL, schema });
       return {
         store,
+        directStore,
         proxy,
         direct: { postgres, prefix: '', schema },
         async cleanup() {
           await proxy.close();
           await pool.end().catch(() => undefined);
+          await directStore.close?.();
           await postgres.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
           await postgres.end();
         },
