@@ -11,6 +11,7 @@ export type {
   RunSessionLink,
   RunStatus,
   RunStore,
+  SessionAppend,
   SessionStore,
   Store,
 } from '../agent/durable/store.js';
