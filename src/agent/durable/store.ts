@@ -40,7 +40,8 @@ export interface RunRecord {
   status: RunStatus;
   /**
    * The `RunState` as a JSON object (`state.toJSON()`); `RunState.fromJSON(record.state, agent)` reads it.
-   * With `session.historyOmitted`, its messages start after the session's history (`readRunState` puts it back).
+   * With `session.historyOmitted`, its messages start after the session's first `session.start` items,
+   * which a resume reads back from the session.
    */
   state: Record<string, unknown>;
   /** The calls waiting for a human (empty unless `interrupted`). */
