@@ -62,7 +62,13 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
       });
   };
   const step = state.steps.length - 1;
+  // A failed checkpoint ends the turn: the calls still running are stopped (their signal aborted) and
+  // awaited, so their outcomes are in the state the failure is recorded with and none finishes later.
+  const stop = options.onToolFinished ? new AbortController() : undefined;
+  const toolSignal = stop ? AbortSignal.any([signal, stop.signal]) : signal;
+  let checkpointFailure: { error: unknown } | undefined;
   const outcomes = await runPool(runnable, options.concurrency, async (call) => {
+    if (checkpointFailure) return unrunOutcome(call);
     const early = options.eager?.claim(call);
     const outcome = await (early
       ? state.ledger.run(call.toolCallId, () => early)
@@ -71,7 +77,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
           call: toToolCall(call),
           context: options.context,
           client: options.client,
-          signal,
+          signal: toolSignal,
           ledger: state.ledger,
           parsedArguments: parsedArgumentsOf(call),
           runId: options.runId,
@@ -79,10 +85,18 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
           maxOutputChars: options.maxOutputChars,
         }));
     report(outcome);
-    if (options.onToolFinished) await options.onToolFinished();
+    if (options.onToolFinished && !checkpointFailure) {
+      try {
+        await options.onToolFinished();
+      } catch (error) {
+        checkpointFailure ??= { error };
+        stop?.abort(error);
+      }
+    }
     return outcome;
   }).finally(() => options.eager?.discard());
   throwIfAborted(signal);
+  if (checkpointFailure) throw checkpointFailure.error;
   if (state.pendingToolCalls.some((call) => call.approval === 'pending')) return 'interrupted';
 
   const byId = new Map(outcomes.map((outcome) => [outcome.toolCallId, outcome]));
@@ -100,6 +114,19 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
     return unrunResult(call, 'rejected', content);
   });
   return 'settled';
+}
+
+// A call left unstarted because the turn already failed: nothing ran, so a resume may start it.
+function unrunOutcome(call: PendingToolCall): ToolCallOutcome {
+  return {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+    status: 'aborted',
+    output: undefined,
+    content: `Tool ${call.toolName} was not run: the run failed before it started.`,
+    executed: false,
+  };
 }
 
 function toToolCall(call: PendingToolCall) {

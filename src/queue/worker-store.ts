@@ -9,11 +9,12 @@ import { WorkerClosedError } from './queue-errors.js';
 export function deferFailures(store: Store): Store {
   return {
     ...bindAll(store),
-    updateRun(id, version, record) {
+    updateRun(id, version, record, options) {
       return store.updateRun(
         id,
         version,
         record.status === 'failed' ? { ...record, status: 'running' } : record,
+        options,
       );
     },
   };

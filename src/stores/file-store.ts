@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -30,7 +31,22 @@ export interface FileStoreOptions extends Pick<StoreOptions, 'retentionMs' | 'on
 interface SessionFile {
   items: ChatMessage[];
   keys: string[];
+  /**
+   * Items a `commitRun` appended before writing its run's record: if that process died before the record
+   * was written (the record does not carry `commitId`), the items are taken out again.
+   */
+  pending?: PendingCommit;
 }
+
+interface PendingCommit {
+  runId: string;
+  commitId: string;
+  at: number;
+  count: number;
+}
+
+// The run file's form: the record, and the id of the commit that last wrote it with a session append.
+type StoredRun = RunRecord & { commitId?: string };
 
 /**
  * The embedded default store: one JSON file per run and per session under `dir`. Every write is atomic
@@ -51,10 +67,18 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
   const runPath = (id: string) => join(runsDir, `${fileName(id)}.json`);
   const sessionPath = (id: string) => join(sessionsDir, `${fileName(id)}.json`);
 
-  const readRun = (id: string) => readRunFile(runPath(id), id);
+  const readStoredRun = (id: string) => readRunFile(runPath(id), id) as Promise<StoredRun | undefined>;
+  const readRun = async (id: string) => withoutCommitId(await readStoredRun(id));
+  // A pending commit whose record was never written leaves its items out of the session.
+  const committed = async (pending: PendingCommit) =>
+    (await readStoredRun(pending.runId))?.commitId === pending.commitId;
   const readSession = async (id: string): Promise<SessionFile> => {
     const text = readText(sessionPath(id));
-    return text === undefined ? { items: [], keys: [] } : (JSON.parse(text) as SessionFile);
+    const session = text === undefined ? { items: [], keys: [] } : (JSON.parse(text) as SessionFile);
+    const { pending } = session;
+    if (pending && !(await committed(pending))) session.items.splice(pending.at, pending.count);
+    delete session.pending;
+    return session;
   };
   const prune = async (olderThanMs: number) => {
     await ensureDirs();
@@ -111,13 +135,40 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
         const path = runPath(id);
         const writeId = writeIdOf(writeOptions);
         const written = await withFileLock(`${path}.lock`, async () => {
-          const current = await readRun(id);
-          if (ours(current, expectedVersion + 1, writeId)) return current!;
+          const current = await readStoredRun(id);
+          if (ours(current, expectedVersion + 1, writeId)) return withoutCommitId(current)!;
           if (!current || current.version !== expectedVersion) {
             throw new RunConflictError({ runId: id, expectedVersion });
           }
           const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
-          await atomicWrite(path, JSON.stringify(record), fsync);
+          // The last commit's id stays: a session may still name it as pending.
+          const stored: StoredRun = current.commitId ? { ...record, commitId: current.commitId } : record;
+          await atomicWrite(path, JSON.stringify(stored), fsync);
+          return record;
+        });
+        if (isFinished(written.status)) pruneOnWrite();
+        return written;
+      },
+      async commitRun(id, expectedVersion, input, { sessionId, items }, writeOptions) {
+        await ensureDirs();
+        const path = runPath(id);
+        const writeId = writeIdOf(writeOptions);
+        // Always the run's lock, then the session's: `updateRun` and `addItems` each take only one.
+        const written = await withFileLock(`${path}.lock`, async () => {
+          const current = await readStoredRun(id);
+          if (ours(current, expectedVersion + 1, writeId)) return withoutCommitId(current)!;
+          if (!current || current.version !== expectedVersion) {
+            throw new RunConflictError({ runId: id, expectedVersion });
+          }
+          const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
+          const commitId = randomUUID();
+          await withSession(sessionId, async (session) => {
+            const pending = { runId: id, commitId, at: session.items.length, count: items.length };
+            session.items.push(...items);
+            await writeSession(sessionId, { ...session, pending });
+            await atomicWrite(path, JSON.stringify({ ...record, commitId }), fsync);
+            await writeSession(sessionId, session);
+          });
           return record;
         });
         if (isFinished(written.status)) pruneOnWrite();
@@ -129,7 +180,8 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
         const records: RunRecord[] = [];
         for (const name of names) {
           try {
-            const record = await readRunFile(join(runsDir, name), decodeURIComponent(name.slice(0, -5)));
+            const id = decodeURIComponent(name.slice(0, -5));
+            const record = withoutCommitId(await readRunFile(join(runsDir, name), id));
             if (record) records.push(record);
           } catch (error) {
             if (!StoredRunInvalidError.isInstance(error)) throw error;
@@ -173,6 +225,12 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
     },
     () => false,
   );
+}
+
+function withoutCommitId(stored: StoredRun | undefined): RunRecord | undefined {
+  if (stored?.commitId === undefined) return stored;
+  const { commitId: _commitId, ...record } = stored;
+  return record;
 }
 
 // Any id becomes one safe file name: no separators, no dot-only names, no case clashes on odd filesystems.

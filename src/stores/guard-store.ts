@@ -7,6 +7,7 @@ const OPERATIONS = [
   'createRun',
   'getRun',
   'updateRun',
+  'commitRun',
   'listRuns',
   'deleteRun',
   'pruneRuns',
@@ -50,7 +51,9 @@ export function guardStore(
     },
   } as GuardedStore;
   for (const operation of OPERATIONS) {
-    const method = store[operation] as (...args: unknown[]) => Promise<unknown>;
+    const method = store[operation] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    // `commitRun` is optional: a store without it keeps going without it.
+    if (method === undefined) continue;
     (guarded as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
       if (closed) throw new StoreClosedError({ store: storeName, operation });
       try {

@@ -12,6 +12,7 @@ export type {
   RunSessionLink,
   RunStatus,
   RunStore,
+  SessionAppend,
   SessionStore,
   Store,
   WriteRunOptions,

@@ -75,6 +75,19 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
         if (isFinished(record.status)) pruneOnWrite();
         return record;
       },
+      async commitRun(id, expectedVersion, input, { sessionId, items }, writeOptions) {
+        const current = runs.get(id);
+        const writeId = writeIdOf(writeOptions);
+        if (ours(current, expectedVersion + 1, writeId)) return structuredClone(current!);
+        if (!current || current.version !== expectedVersion) {
+          throw new RunConflictError({ runId: id, expectedVersion });
+        }
+        const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
+        runs.set(id, structuredClone(record));
+        session(sessionId).items.push(...structuredClone(items));
+        if (isFinished(record.status)) pruneOnWrite();
+        return record;
+      },
       async listRuns(listOptions: ListRunsOptions = {}) {
         return listNewestFirst([...runs.values()], listOptions).map((record) => structuredClone(record));
       },

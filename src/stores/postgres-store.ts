@@ -206,6 +206,57 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         if (isFinished(record.status)) pruneOnWrite();
         return record;
       },
+      async commitRun(id, expectedVersion, input, { sessionId, items }, writeOptions) {
+        const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
+        const { writeId, ...stored } = record;
+        // The run's write and its session append commit together or not at all; a repeat after a lost
+        // reply finds the version moved on by its own write id and answers it.
+        const createdAt = await retrying(async () => {
+          const client = await (await pool()).connect();
+          client.on('error', warnConnection);
+          const run = (text: string, values: unknown[] = []) => {
+            const config = { text, values, query_timeout: commandTimeoutMs };
+            return client.query<{ created_at: string }>(config);
+          };
+          let failure: Error | undefined;
+          try {
+            await run('BEGIN');
+            await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-session:${sessionId}`]);
+            const { rows } = await run(
+              `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
+               write_id = $6 WHERE id = $1 AND version = $2 RETURNING created_at`,
+              [id, expectedVersion, record.status, record.updatedAt, stored, writeId],
+            );
+            if (!rows[0]) {
+              await run('ROLLBACK');
+              return undefined;
+            }
+            if (items.length > 0) {
+              await run(
+                `INSERT INTO ${schema}.session_items (session_id, item)
+                 SELECT $1, value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY ORDER BY ordinality`,
+                [sessionId, JSON.stringify(items)],
+              );
+            }
+            await run('COMMIT');
+            return Number(rows[0].created_at);
+          } catch (error) {
+            failure = error as Error;
+            if (!isConnectionError(error)) await run('ROLLBACK').catch(() => undefined);
+            throw error;
+          } finally {
+            releaseClient(
+              client,
+              failure && isConnectionError(failure) ? failure : undefined,
+              warnConnection,
+            );
+          }
+        }).then((committed) => committed ?? createdAtIfOurs(id, expectedVersion + 1, writeId!));
+        if (createdAt === undefined) throw new RunConflictError({ runId: id, expectedVersion });
+        record.createdAt = createdAt;
+        if (isFinished(record.status)) pruneOnWrite();
+        return record;
+      },
       async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
         const { rows } = await retrying(() =>
           query<RunRow>(

@@ -7,6 +7,8 @@ const EXPIRED_PER_WRITE = 50;
  * Creates or updates a run, version-checked, keeping the sorted sets and the expiry in step.
  * KEYS: run hash, index zset, the new status's zset, the other three status zsets, expiry zset.
  * ARGV: expected version ('' to create), json, createdAt, id, status, writeId, ttl ms ('' for none), now.
+ * With items after those (ARGV[9]...), they are appended to the session list KEYS[8] in the same step, only
+ * when the write applies (`commitRun`: a run's record and its session append both happen or neither does).
  * Returns the stored createdAt, or -1 when the expected version does not hold. The version is checked and
  * bumped in one script, one round trip per checkpoint, no lost update. A write re-sent after its reply was
  * lost finds its own write id at the next version and answers as if it had just been applied. A finished
@@ -28,6 +30,7 @@ else
   createdAt = redis.call('HGET', KEYS[1], 'createdAt')
 end
 redis.call('HSET', KEYS[1], 'version', next, 'createdAt', createdAt, 'json', ARGV[2], 'status', ARGV[5], 'writeId', ARGV[6])
+for i = 9, #ARGV do redis.call('RPUSH', KEYS[8], ARGV[i]) end
 redis.call('ZADD', KEYS[2], createdAt, ARGV[4])
 redis.call('ZADD', KEYS[3], createdAt, ARGV[4])
 for i = 4, 6 do redis.call('ZREM', KEYS[i], ARGV[4]) end

@@ -6,6 +6,7 @@ import type {
   RunRecord,
   RunRecordInput,
   RunStatus,
+  SessionAppend,
   WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
@@ -117,17 +118,22 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
     await redis.set(layoutKey, String(LAYOUT_VERSION));
   }
 
-  const writeRun = async (record: RunRecord, expected: number | undefined): Promise<number> => {
+  const writeRun = async (
+    record: RunRecord,
+    expected: number | undefined,
+    append?: SessionAppend,
+  ): Promise<number> => {
     const redis = await client();
     const ttl = isFinished(record.status) ? String(retentionMs) : '';
     return (await redis.eval(
       WRITE_RUN,
-      7,
+      append ? 8 : 7,
       runKey(record.id),
       indexKey,
       statusKey(record.status),
       ...STATUSES.filter((status) => status !== record.status).map(statusKey),
       expiryKey,
+      ...(append ? [itemsKey(append.sessionId)] : []),
       expected === undefined ? '' : String(expected),
       JSON.stringify(record),
       String(record.createdAt),
@@ -136,6 +142,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       record.writeId!,
       ttl,
       String(Date.now()),
+      ...(append ? append.items.map((item) => JSON.stringify(item)) : []),
     )) as number;
   };
   const toRecord = (id: string, row: (string | null)[]): RunRecord | undefined => {
@@ -179,6 +186,13 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       async updateRun(id, expectedVersion, input, writeOptions) {
         const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
         const createdAt = await writeRun(record, expectedVersion);
+        if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
+        record.createdAt = createdAt;
+        return record;
+      },
+      async commitRun(id, expectedVersion, input, append, writeOptions) {
+        const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
+        const createdAt = await writeRun(record, expectedVersion, append);
         if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
         record.createdAt = createdAt;
         return record;

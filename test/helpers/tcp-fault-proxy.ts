@@ -108,7 +108,7 @@ export async function startTcpFaultProxy(target: ProxyTarget): Promise<TcpFaultP
     upstream.on('data', (chunk: Buffer) => {
       if (pipe.dropReply) {
         const fired = pipe.dropReply;
-        pipe.dropReply = undefined;
+        delete pipe.dropReply;
         kill(pipe);
         fired();
         return;

@@ -2,7 +2,7 @@ import type { ChatMessage } from '../../api/types/chat.js';
 import type { ToolSet } from '../../tools/tool.js';
 import { GuardrailTripwireError } from '../guardrails/guardrail-tripwire-error.js';
 import type { ToolApprovalItem } from '../run-result.js';
-import type { RunState } from '../run-state.js';
+import { type RunState, RunStateError } from '../run-state.js';
 import { recoverInFlight } from './recover-in-flight.js';
 import type { RunRecord, RunRecordInput, RunSessionLink, RunStatus, Store } from './store.js';
 
@@ -19,7 +19,8 @@ export interface DurableHooks {
 /**
  * One stored run as this process drives it: every write names the version it last wrote, so a process
  * that lost the run to another (which resumed it) fails its next write with `RunConflictError` instead
- * of overwriting. Writes are chained: tool calls finishing together checkpoint one after another.
+ * of overwriting. Writes are chained: tool calls finishing together checkpoint one after another. Once
+ * the run's terminal write (failed, completed, interrupted) is queued, no other write follows it.
  */
 export class DurableRun implements DurableHooks {
   readonly store: Store;
@@ -28,16 +29,23 @@ export class DurableRun implements DurableHooks {
   session: RunSessionLink | undefined;
   #version: number;
   #chain: Promise<unknown> = Promise.resolve();
+  // Calls a stopped process left in flight, until `recover` has settled them.
   #inFlight: readonly string[] | undefined;
+  // The session's history at the head of `state.messages`: left out of every record while still there.
+  readonly #history: readonly ChatMessage[];
+  #ended: RunStatus | undefined;
 
-  constructor(options: { store: Store; record: RunRecord }) {
-    const { store, record } = options;
+  /** `state`: the run's state, whose first messages are the session's history when the record omits it. */
+  constructor(options: { store: Store; record: RunRecord; state?: RunState }) {
+    const { store, record, state } = options;
     this.store = store;
     this.runId = record.id;
     this.agentName = record.agentName;
     this.session = record.session;
     this.#version = record.version;
     this.#inFlight = record.inFlight;
+    const link = record.session;
+    this.#history = link?.historyOmitted && state ? state.messages.slice(0, link.start) : [];
   }
 
   async beforeTools(state: RunState): Promise<void> {
@@ -51,47 +59,53 @@ export class DurableRun implements DurableHooks {
   }
 
   /**
-   * The run ended (completed) or paused (interrupted): append its new items to the session first
-   * (under a key made of the run id and position, so a retry after a crash appends nothing twice),
-   * then record the end. A paused run appends only up to the turn waiting for approval: the session
-   * never holds a tool call without its answer, and the rest follows when the run completes.
+   * The run ended (completed) or paused (interrupted): its new items go to the session and its end to
+   * the record in one atomic write (`Store.commitRun`), so a crash or a store fault leaves both as they
+   * were or both written, never the session ahead of the record. A paused run appends only up to the
+   * turn waiting for approval: the session never holds a tool call without its answer, and the rest
+   * follows when the run completes. A store without `commitRun` appends first (under a key made of the
+   * run id and position, so a retry appends nothing twice), then writes the record.
    */
   async finish(
     state: RunState,
     status: 'completed' | 'interrupted',
     result: { text: string; output: unknown; lastAgent?: string | undefined },
   ): Promise<RunRecord> {
-    const link = this.session;
-    if (link?.input !== undefined) {
-      const items = runItems(state, link, status);
-      const done = link.done ?? 0;
-      if (items.length > done) {
-        await this.store.addItems(link.id, items.slice(done), { idempotencyKey: `${this.runId}:${done}` });
-        this.session = { ...link, done: items.length };
-      }
-    } else if (link) {
-      // A record written before runs kept their input: its items are found by position.
-      const end = status === 'completed' ? state.messages.length : state.messages.length - 1;
-      if (end > link.appended) {
-        await this.store.addItems(link.id, state.messages.slice(link.appended, end), {
-          idempotencyKey: `${this.runId}:${link.appended}`,
-        });
-        this.session = { ...link, appended: end };
-      }
-    }
     const { text, output, lastAgent } = result;
-    return this.write(state, status, {
+    const extra = {
       ...(status === 'completed' && { text, ...(output !== undefined && { output }) }),
       ...(lastAgent !== undefined && { lastAgent }),
-    });
+    };
+    const append = this.session && newSessionItems(this.runId, state, this.session, status);
+    if (!append) return this.write(state, status, extra);
+    const { store } = this;
+    if (store.commitRun) {
+      const input = this.#recordInput(state, status, extra, append.link);
+      const record = await this.#enqueue(status, (version) =>
+        store.commitRun!(this.runId, version, input, { sessionId: append.link.id, items: append.items }),
+      );
+      this.session = append.link;
+      return record;
+    }
+    await store.addItems(append.link.id, append.items, { idempotencyKey: append.key });
+    this.session = append.link;
+    return this.write(state, status, extra);
   }
 
-  /** The run failed: record why, with the state it can be resumed from. */
+  /**
+   * The run failed: record why, with the state it can be resumed from and the calls still in flight (a
+   * resume answers them as interrupted instead of starting them again).
+   */
   fail(state: RunState, error: unknown): Promise<RunRecord> {
     const tripwire =
       GuardrailTripwireError.isInstance(error) && error.stage === 'input' ? error.guardrail : undefined;
+    const left = this.#inFlight;
+    const inFlight = runnableIds(state).filter(
+      (id) => state.ledger.get(id) === undefined && (state.ledger.has(id) || left?.includes(id) === true),
+    );
     return this.write(state, 'failed', {
       error: errorText(error),
+      inFlight,
       ...(tripwire !== undefined && { inputTripwire: tripwire }),
     });
   }
@@ -106,7 +120,7 @@ export class DurableRun implements DurableHooks {
     await recoverInFlight(state, inFlight, toolSet);
   }
 
-  /** Writes a checkpoint after any write already queued. */
+  /** Writes a checkpoint after any write already queued; refused once the run's terminal write is queued. */
   write(
     state: RunState,
     status: RunStatus,
@@ -114,18 +128,38 @@ export class DurableRun implements DurableHooks {
       Pick<RunRecordInput, 'inFlight' | 'error' | 'text' | 'output' | 'lastAgent' | 'inputTripwire'>
     >,
   ): Promise<RunRecord> {
-    // The state is serialised now, not when the write's turn comes: later changes get their own write.
-    const input: RunRecordInput = {
+    if (this.#ended !== undefined) return Promise.reject(this.#endedError());
+    const input = this.#recordInput(state, status, extra, this.session);
+    return this.#enqueue(status, (version) => this.store.updateRun(this.runId, version, input));
+  }
+
+  // The state is serialised now, not when the write's turn comes: later changes get their own write.
+  #recordInput(
+    state: RunState,
+    status: RunStatus,
+    extra: Partial<RunRecordInput>,
+    session: RunSessionLink | undefined,
+  ): RunRecordInput {
+    const json = state.toJSON();
+    const omit = this.#history.length > 0 && startsWith(state.messages, this.#history);
+    return {
       id: this.runId,
       agentName: this.agentName,
       status,
-      state: state.toJSON() as unknown as Record<string, unknown>,
+      state: (omit
+        ? { ...json, messages: json.messages.slice(this.#history.length) }
+        : json) as unknown as Record<string, unknown>,
       interruptions: status === 'interrupted' ? (state.interruptions as ToolApprovalItem[]) : [],
-      ...(this.session && { session: this.session }),
+      ...(session && { session: { ...session, historyOmitted: omit } }),
       ...extra,
     };
+  }
+
+  #enqueue(status: RunStatus, write: (version: number) => Promise<RunRecord>): Promise<RunRecord> {
+    if (this.#ended !== undefined) return Promise.reject(this.#endedError());
+    if (status !== 'running') this.#ended = status;
     const written = this.#chain.then(async () => {
-      const record = await this.store.updateRun(this.runId, this.#version, input);
+      const record = await write(this.#version);
       this.#version = record.version;
       return record;
     });
@@ -133,6 +167,42 @@ export class DurableRun implements DurableHooks {
     this.#chain = written.catch(() => undefined);
     return written;
   }
+
+  #endedError(): RunStateError {
+    return new RunStateError(
+      `Run "${this.runId}" already wrote its final record (${this.#ended}): no checkpoint may follow it`,
+    );
+  }
+}
+
+/** The items a run appends to its session when it ends or pauses, with the link as it is afterwards. */
+function newSessionItems(
+  runId: string,
+  state: RunState,
+  link: RunSessionLink,
+  status: 'completed' | 'interrupted',
+): { items: ChatMessage[]; key: string; link: RunSessionLink } | undefined {
+  if (link.input !== undefined) {
+    const items = runItems(state, link, status);
+    const done = link.done ?? 0;
+    if (items.length <= done) return undefined;
+    return { items: items.slice(done), key: `${runId}:${done}`, link: { ...link, done: items.length } };
+  }
+  // A record written before runs kept their input: its items are found by position.
+  const end = status === 'completed' ? state.messages.length : state.messages.length - 1;
+  if (end <= link.appended) return undefined;
+  return {
+    items: state.messages.slice(link.appended, end),
+    key: `${runId}:${link.appended}`,
+    link: { ...link, appended: end },
+  };
+}
+
+// Identity, not equality: the same message objects, cheap to check on every checkpoint.
+function startsWith(messages: readonly ChatMessage[], head: readonly ChatMessage[]): boolean {
+  if (messages.length < head.length) return false;
+  for (let i = 0; i < head.length; i++) if (messages[i] !== head[i]) return false;
+  return true;
 }
 
 /**

@@ -3,6 +3,7 @@ import { RunConflictError } from '../errors/run-conflict-error.js';
 import type { RunResult } from '../run-result.js';
 import { RunState, RunStateError, type RunStateOwner } from '../run-state.js';
 import { type DurableHooks, DurableRun } from './durable-run.js';
+import { readRunState } from './read-run-state.js';
 import type { RunRecord, Store } from './store.js';
 
 /** Runs the agent loop on `state`, checkpointing through `durable`. */
@@ -24,28 +25,34 @@ export interface StartDurableRunOptions {
 /** Records a new run under `runId` (a `RunConflictError` if that id exists) and runs it. */
 export async function startDurableRun(options: StartDurableRunOptions): Promise<RunResult<unknown>> {
   const record = await createRunRecord(options);
-  return drive(new DurableRun({ store: options.store, record }), options.state, options.loop);
+  const run = new DurableRun({ store: options.store, record, state: options.state });
+  return drive(run, options.state, options.loop);
 }
 
 /**
  * Stores a new run (status `running`) for `state`, prepending the session's history to fresh input:
- * what `agent.run` does before running, and `queue.enqueue` before a worker picks the run up.
+ * what `agent.run` does before running, and `queue.enqueue` before a worker picks the run up. The record
+ * refers to the session's history instead of holding a copy (`session.historyOmitted`).
  */
 export async function createRunRecord(options: Omit<StartDurableRunOptions, 'loop'>): Promise<RunRecord> {
   const { store, state, session, runId } = options;
   let link: RunRecord['session'];
+  let omitted = 0;
   if (session !== undefined) {
     const history = options.fresh ? await store.getItems(session) : [];
     state.messages.unshift(...history);
     const start = options.fresh ? history.length : state.messages.length;
     const input = state.messages.slice(start);
     link = { id: session, start, appended: start, input, firstStep: state.steps.length, done: 0 };
+    if (history.length > 0) link.historyOmitted = true;
+    omitted = history.length;
   }
+  const json = state.toJSON();
   return store.createRun({
     id: runId,
     agentName: options.agentName,
     status: 'running',
-    state: state.toJSON() as unknown as Record<string, unknown>,
+    state: { ...json, messages: json.messages.slice(omitted) } as unknown as Record<string, unknown>,
     interruptions: [],
     ...(link && { session: link }),
   });
@@ -69,7 +76,7 @@ export async function resumeDurableRun(options: ResumeDurableRunOptions): Promis
   const { store, runId } = options;
   const record = await store.getRun(runId);
   if (!record) throw new RunStateError(`No stored run "${runId}"`);
-  const state = RunState.fromJSON(record.state as never, options.owner);
+  const { state } = await readRunState(store, record, options.owner);
   if (record.status === 'completed') {
     const result = buildRunResult(state, 'completed', record.output, runId);
     if (record.lastAgent !== undefined) result.lastAgent = record.lastAgent;
@@ -80,7 +87,7 @@ export async function resumeDurableRun(options: ResumeDurableRunOptions): Promis
       `Run "${runId}" was stopped by the input guardrail ${record.inputTripwire}; it cannot be resumed`,
     );
   }
-  const run = new DurableRun({ store, record });
+  const run = new DurableRun({ store, record, state });
   // Claims the run: from here its checkpoints are this process's, and a racing resume gets a conflict.
   // The calls still in flight stay recorded until the loop has settled them.
   await run.write(state, 'running', { inFlight: record.inFlight ?? [] });

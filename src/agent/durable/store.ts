@@ -22,6 +22,12 @@ export interface RunSessionLink {
   firstStep?: number;
   /** How many of the run's items were appended to the session. */
   done?: number;
+  /**
+   * True when the record's `state.messages` leave out the first `start` items, the session's history the
+   * run began with (read back from the session on resume): a checkpoint's size does not grow with the
+   * session. Records written before this field carry the whole history.
+   */
+  historyOmitted?: boolean;
 }
 
 /** A stored run, as the stores and `queue.get` return it. */
@@ -32,7 +38,11 @@ export interface RunRecord {
   agentName: string;
   /** Where the run stands. */
   status: RunStatus;
-  /** The `RunState` as a JSON object (`state.toJSON()`); `RunState.fromJSON(record.state, agent)` reads it. */
+  /**
+   * The `RunState` as a JSON object (`state.toJSON()`); `RunState.fromJSON(record.state, agent)` reads it.
+   * With `session.historyOmitted`, its messages start after the session's first `session.start` items,
+   * which a resume reads back from the session.
+   */
   state: Record<string, unknown>;
   /** The calls waiting for a human (empty unless `interrupted`). */
   interruptions: ToolApprovalItem[];
@@ -135,8 +145,29 @@ export interface SessionStore {
   clearSession(sessionId: string): Promise<void>;
 }
 
+/** Items `Store.commitRun` appends to a session in the same atomic write as the run's record. */
+export interface SessionAppend {
+  /** The session appended to. */
+  sessionId: string;
+  /** The items, appended in order at the end of the session. */
+  items: readonly ChatMessage[];
+}
+
 /** A store of runs and sessions: what `new Agent({ store })` and the queue take. */
 export interface Store extends RunStore, SessionStore {
+  /**
+   * `updateRun` and, in the same atomic write, `addItems(append.sessionId, append.items)`: both happen or
+   * neither does (a version mismatch appends nothing), so a run's last record and its session always agree.
+   * A repeat with the `writeId` of a commit that was applied answers the stored record, as `updateRun` does.
+   * Optional: without it a run appends, then writes its record (a crash between them can leave the two apart).
+   */
+  commitRun?(
+    id: string,
+    expectedVersion: number,
+    record: RunRecordInput,
+    append: SessionAppend,
+    options?: WriteRunOptions,
+  ): Promise<RunRecord>;
   /**
    * Releases connections the store opened itself. Every later operation rejects with `StoreClosedError`;
    * the store never reconnects.

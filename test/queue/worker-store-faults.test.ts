@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../../src/agent/agent.js';
+import type { RunRecord } from '../../src/agent/durable/store.js';
+import { SvcClient } from '../../src/api/svc-client.js';
+import type { ChatMessage } from '../../src/api/types/chat.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/types.js';
+import { RunQueue } from '../../src/queue/run-queue.js';
+import { type RunWorker, startWorker } from '../../src/queue/start-worker.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { eventually } from '../helpers/eventually.js';
+import { failNextWrite, type ProxiedStore, proxiedStoreBackends } from '../helpers/proxied-store-backends.js';
+import { type QueueNamespace, queueBackends } from '../helpers/queue-backends.js';
+import { chunkContains } from '../helpers/tcp-fault-proxy.js';
+import { answer, toolTurn } from '../helpers/tool-turn.js';
+
+const model = 'svc-3.5-flash';
+
+/** A quick lookup and a slow, non-idempotent transfer whose first execution waits for `release()`. */
+function createTransferTools() {
+  const executions: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let finished = 0;
+  const tools = [
+    defineTool({
+      name: 'fast_lookup',
+      description: 'Looks the account up.',
+      parameters: z.object({}),
+      execute: async () => 'FAST-RESULT',
+    }),
+    defineTool({
+      name: 'slow_transfer',
+      description: 'Moves the money.',
+      parameters: z.object({}),
+      // Ignores its signal, as a payment call already sent does.
+      execute: async (_args, ctx) => {
+        executions.push(ctx.idempotencyKey);
+        if (executions.length === 1) await gate;
+        finished++;
+        return 'TRANSFERRED';
+      },
+    }),
+  ];
+  return {
+    tools,
+    executions,
+    release,
+    get finished() {
+      return finished;
+    },
+  };
+}
+
+function toolAnswers(record: RunRecord | undefined): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const message of (record?.state.messages ?? []) as ChatMessage[]) {
+    if (message.role === 'tool') counts[message.tool_call_id] = (counts[message.tool_call_id] ?? 0) + 1;
+  }
+  return counts;
+}
+
+for (const [index, backend] of queueBackends.entries()) {
+  const storeBackend = proxiedStoreBackends[index]!;
+  describe.skipIf(!backend.available)(`a queue worker under store faults on ${backend.name}`, () => {
+    let emu: Emulator;
+    let client: SvcClient;
+    let ns: QueueNamespace;
+    let proxied: ProxiedStore;
+    let queue: RunQueue;
+    let worker: RunWorker | undefined;
+    const startWith = async (agent: Agent) => {
+      worker = await startWorker({
+        connection: ns.connection,
+        store: proxied.store,
+        name: ns.queueName,
+        agents: { support: agent },
+        concurrency: 2,
+        handleSignals: false,
+      });
+    };
+    // Whatever the worker made of the fault (failed for good, or retried), the run ends completed.
+    const finish = async (agent: Agent, runId: string) => {
+      const settled = await queue.waitUntilFinished(runId, { timeout: 30_000 });
+      if (settled.status === 'failed') await agent.resume(runId, { store: proxied.directStore });
+      return proxied.directStore.getRun(runId);
+    };
+
+    beforeEach(async () => {
+      emu = await startEmulator({ port: 0 });
+      client = new SvcClient({ apiKey: emu.apiKey, baseURL: emu.baseURL, maxRetries: 0 });
+      ns = backend.create();
+      proxied = await storeBackend.open();
+      // Only the worker's store goes through the proxy: the test's own reads are not the faults' subject.
+      queue = new RunQueue({
+        connection: ns.connection,
+        store: proxied.directStore,
+        name: ns.queueName,
+        attempts: 1,
+      });
+    });
+    afterEach(async () => {
+      await worker?.close(true);
+      worker = undefined;
+      await queue.close();
+      await proxied.cleanup();
+      await ns.cleanup();
+      await client.close();
+      await emu.close();
+    });
+
+    it('should not run a non-idempotent call twice when the checkpoint after its sibling fails', async () => {
+      const transfer = createTransferTools();
+      const agent = new Agent({ client, model, tools: transfer.tools });
+      await startWith(agent);
+      emu.script([toolTurn(['c1', 'fast_lookup'], ['c2', 'slow_transfer']), answer('Checked.')]);
+      const fault = failNextWrite(storeBackend, proxied, chunkContains('FAST-RESULT'));
+      await queue.enqueue('support', 'Move the money', { runId: 'transfer' });
+      await fault;
+      // Finished (or resumed) while the first transfer is still running.
+      const record = await finish(agent, 'transfer');
+      transfer.release();
+      await eventually(async () => transfer.finished === 1);
+      expect(record).toMatchObject({ status: 'completed', text: 'Checked.' });
+      expect(transfer.executions).toEqual(['transfer:0:c2']);
+      expect(toolAnswers(record)).toEqual({ c1: 1, c2: 1 });
+    });
+
+    it('should leave the session and the record with the same answer when the final write fails', async () => {
+      const agent = new Agent({ client, model });
+      await startWith(agent);
+      emu.script([answer('ANSWER-A'), answer('ANSWER-B')]);
+      const fault = failNextWrite(
+        storeBackend,
+        proxied,
+        (chunk) => chunkContains('ANSWER-A')(chunk) && chunkContains('"status":"completed"')(chunk),
+      );
+      await queue.enqueue('support', 'Which answer?', { runId: 'final', session: 'chat' });
+      await fault;
+      const record = await finish(agent, 'final');
+      expect(record?.status).toBe('completed');
+      expect(await proxied.directStore.getItems('chat')).toEqual([
+        { role: 'user', content: 'Which answer?' },
+        expect.objectContaining({ role: 'assistant', content: record?.text }),
+      ]);
+    });
+  });
+}
