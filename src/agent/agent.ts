@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool, ToolSet } from '../tools/tool.js';
 import { loadOnce } from '../transport/utils.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { instrumentRun } from './agent-instrumentation.js';
@@ -16,6 +16,7 @@ import { AgentOptionsError } from './errors/agent-options-error.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { neverAborted } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
+import { checkKnowledgeBases, withKnowledgeBaseSearch } from './knowledge-base-search.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,
@@ -166,6 +167,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     checkPositiveInteger('maxTurns', maxTurns);
     const output = this.#runOutput();
     const { runAgent } = await loadRunAgent();
+    const toolSet = this.#runToolSet(options.knowledgeBases);
     const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
     const resumed = input instanceof RunState || input instanceof StoredRunRef;
     const loop = async (state: RunState, durable?: DurableHooks): Promise<RunResult<TOutput>> => {
@@ -185,7 +187,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       const run: RunAgentOptions = {
         agent,
         state,
-        toolSet: agent.toolSet,
+        toolSet,
         output,
         maxTurns,
         stream,
@@ -243,6 +245,23 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       fresh: !(input instanceof RunState),
       loop,
     })) as RunResult<TOutput>;
+  }
+
+  // A run's own knowledge bases give it its own search tool; the agent's tool set is left as it is.
+  #runToolSet(knowledgeBases: readonly string[] | undefined): ToolSet {
+    const agent = this.#options;
+    if (checkKnowledgeBases('knowledgeBases', knowledgeBases) === undefined) return agent.toolSet;
+    if (agent.resolveTools) {
+      throw new AgentOptionsError({
+        field: 'knowledgeBases',
+        rule: 'needs an agent with a tools list; a tools function can return searchKnowledgeBaseTool(client, { knowledgeBases })',
+      });
+    }
+    return withKnowledgeBaseSearch(agent.toolSet, {
+      client: this.#client,
+      model: agent.model,
+      knowledgeBases: knowledgeBases as readonly string[],
+    });
   }
 
   // Built on the first run (a schema JSON Schema cannot express fails that run, not the constructor), then

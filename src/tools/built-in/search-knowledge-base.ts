@@ -77,9 +77,11 @@ export function searchKnowledgeBaseTool(
       `${scope} Answer from the passages and name the files they come from.`,
     parameters: z.object({
       query: z.string().min(1).describe('The question or the words to look for'),
-      knowledge_base: z
-        .string()
-        .min(1)
+      // With a choice made, the model can only narrow it: any other name is not in the schema.
+      knowledge_base: (knowledgeBases?.length
+        ? z.enum(knowledgeBases as [string, ...string[]])
+        : z.string().min(1)
+      )
         .optional()
         .describe('Name or id of one knowledge base to search; leave out to search all of them'),
     }),

@@ -1,0 +1,37 @@
+import type { SvcClient } from '../api/svc-client.js';
+import { searchKnowledgeBaseTool } from '../tools/built-in/search-knowledge-base.js';
+import { createToolSet } from '../tools/create-tool-set.js';
+import type { ToolSet } from '../tools/tool.js';
+import { AgentOptionsError } from './errors/agent-options-error.js';
+
+/** Checks the `knowledgeBases` option (of the agent or of a run): a non-empty list of ids or names. */
+export function checkKnowledgeBases(field: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((item) => typeof item === 'string' && item.trim() !== '')
+  ) {
+    throw new AgentOptionsError({
+      field,
+      rule: 'must be a non-empty array of knowledge-base names or ids, e.g. ["office_docs"]',
+    });
+  }
+  return value as readonly string[];
+}
+
+/**
+ * `toolSet` with a `search_knowledge_base` over `knowledgeBases` (answered by `model` through `client`),
+ * replacing any search tool the set already had, so a run searches exactly the knowledge bases it chose.
+ */
+export function withKnowledgeBaseSearch(
+  toolSet: ToolSet,
+  options: { client: SvcClient; model: string; knowledgeBases: readonly string[] },
+): ToolSet {
+  const search = searchKnowledgeBaseTool(options.client, {
+    knowledgeBases: options.knowledgeBases,
+    model: options.model,
+  });
+  const functions = [...toolSet.functions.values()].filter((tool) => tool.name !== search.name);
+  return createToolSet([...functions, ...toolSet.hosted, search]);
+}
