@@ -47,7 +47,7 @@ export function answerFromPassages(exchanges: readonly ToolExchange[], question:
   const results = exchanges.map((exchange) => passageResults(exchange.content));
   if (results.length === 0 || results.some((result) => result === undefined)) return undefined;
   const words = new Set(contentWords(question));
-  const answers: string[] = [];
+  const answers: Array<{ text: string; score: number }> = [];
   const searched: string[] = [];
   for (const result of results.flat() as PassageResult[]) {
     searched.push(result.knowledge_base);
@@ -55,10 +55,13 @@ export function answerFromPassages(exchanges: readonly ToolExchange[], question:
     const { sentence, score } = bestSentence(result.passages, words);
     if (score === 0) continue;
     const files = result.files.map((file) => file.file_name).join(', ');
-    answers.push(`${sentence} (source: ${files} in ${result.knowledge_base})`);
+    answers.push({ text: `${sentence} (source: ${files} in ${result.knowledge_base})`, score });
   }
-  if (answers.length === 0) {
+  // A passage that shares one word with the question is noise beside one that shares four.
+  const best = Math.max(0, ...answers.map((answer) => answer.score));
+  const relevant = answers.filter((answer) => answer.score * 2 >= best).map((answer) => answer.text);
+  if (relevant.length === 0) {
     return `I found nothing about that in the knowledge base ${[...new Set(searched)].join(', ')}.`;
   }
-  return answers.join('\n');
+  return relevant.join('\n');
 }
