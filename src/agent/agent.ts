@@ -16,7 +16,11 @@ import { AgentOptionsError } from './errors/agent-options-error.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { neverAborted } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
-import { checkKnowledgeBases, withKnowledgeBaseSearch } from './knowledge-base-search.js';
+import {
+  checkKnowledgeBases,
+  SEARCH_KNOWLEDGE_BASE,
+  withKnowledgeBaseSearch,
+} from './knowledge-base-search.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,
@@ -100,6 +104,8 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   hasFunctionTool(name: string): boolean {
     // A `tools` function may answer any tool at resume time: it is asked again then.
     if (this.#options.resolveTools !== undefined || this.#options.toolSet.functions.has(name)) return true;
+    // A run's own `knowledgeBases` bring the search tool; a resume without them tells the model it is gone.
+    if (name === SEARCH_KNOWLEDGE_BASE) return true;
     // A run saved after a handoff waits on the tools of the agent that took over.
     return this.#options.handoffs.some((target) => target.agent.hasFunctionTool(name));
   }

@@ -4,6 +4,9 @@ import { createToolSet } from '../tools/create-tool-set.js';
 import type { ToolSet } from '../tools/tool.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 
+/** Name of the search tool `knowledgeBases` adds. */
+export const SEARCH_KNOWLEDGE_BASE = 'search_knowledge_base';
+
 /** Checks the `knowledgeBases` option (of the agent or of a run): a non-empty list of ids or names. */
 export function checkKnowledgeBases(field: string, value: unknown): readonly string[] | undefined {
   if (value === undefined) return undefined;
