@@ -256,17 +256,12 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   // A run's own knowledge bases give it its own search tool; the agent's tool set is left as it is.
   #runToolSet(knowledgeBases: readonly string[] | undefined): ToolSet {
     const agent = this.#options;
-    if (checkKnowledgeBases('knowledgeBases', knowledgeBases) === undefined) return agent.toolSet;
-    if (agent.resolveTools) {
-      throw new AgentOptionsError({
-        field: 'knowledgeBases',
-        rule: 'needs an agent with a tools list; a tools function can return searchKnowledgeBaseTool(client, { knowledgeBases })',
-      });
-    }
+    const chosen = checkKnowledgeBases(knowledgeBases, agent.resolveTools !== undefined);
+    if (chosen === undefined) return agent.toolSet;
     return withKnowledgeBaseSearch(agent.toolSet, {
       client: this.#client,
       model: agent.model,
-      knowledgeBases: knowledgeBases as readonly string[],
+      knowledgeBases: chosen,
     });
   }
 

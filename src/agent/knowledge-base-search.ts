@@ -7,8 +7,12 @@ import { AgentOptionsError } from './errors/agent-options-error.js';
 /** Name of the search tool `knowledgeBases` adds. */
 export const SEARCH_KNOWLEDGE_BASE = 'search_knowledge_base';
 
-/** Checks the `knowledgeBases` option (of the agent or of a run): a non-empty list of ids or names. */
-export function checkKnowledgeBases(field: string, value: unknown): readonly string[] | undefined {
+/**
+ * Checks the `knowledgeBases` option (of the agent or of a run): a non-empty list of ids or names, for an
+ * agent with a tools list (a tools function chooses every step's tools itself, the search tool included).
+ */
+export function checkKnowledgeBases(value: unknown, toolsFunction: boolean): readonly string[] | undefined {
+  const field = 'knowledgeBases';
   if (value === undefined) return undefined;
   if (
     !Array.isArray(value) ||
@@ -18,6 +22,12 @@ export function checkKnowledgeBases(field: string, value: unknown): readonly str
     throw new AgentOptionsError({
       field,
       rule: 'must be a non-empty array of knowledge-base names or ids, e.g. ["office_docs"]',
+    });
+  }
+  if (toolsFunction) {
+    throw new AgentOptionsError({
+      field,
+      rule: 'needs a tools list; a tools function can return searchKnowledgeBaseTool(client, { knowledgeBases })',
     });
   }
   return value as readonly string[];

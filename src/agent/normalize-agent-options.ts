@@ -106,13 +106,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   if (targets.length > 0) conditions.push(stopOnHandoff(targets));
   const handoffTools = createHandoffTools(targets);
   const dynamic = typeof tools === 'function';
-  const knowledgeBases = checkKnowledgeBases('knowledgeBases', options.knowledgeBases);
-  if (knowledgeBases && dynamic) {
-    throw new AgentOptionsError({
-      field: 'knowledgeBases',
-      rule: 'needs a tools list; a tools function can return searchKnowledgeBaseTool(client, { knowledgeBases })',
-    });
-  }
+  const knowledgeBases = checkKnowledgeBases(options.knowledgeBases, dynamic);
   const toolSet = createToolSet(dynamic ? handoffTools : [...tools, ...handoffTools]);
   return {
     model,

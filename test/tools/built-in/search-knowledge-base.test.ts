@@ -103,9 +103,11 @@ describe('searchKnowledgeBaseTool', () => {
         query: 'Lisbon Saturday',
         knowledge_base: 'office_docs',
       });
-      expect(outcome.status).toBe('error');
-      expect(outcome.content).toContain('no knowledge base with id or name "office_docs"');
-      expect(outcome.content).toContain('travel_docs');
+      // The schema offers only the chosen ones, so the model is told which it may pick; nothing is searched.
+      expect(outcome.status).toBe('invalid-arguments');
+      expect(outcome.content).toContain('knowledge_base');
+      expect(outcome.content).toContain('"travel_docs"');
+      expect(service.emulator.requests().some((request) => request.path === '/v1/chat/completions')).toBe(false);
     });
   });
 
