@@ -120,9 +120,8 @@ describe('Agent knowledge bases', () => {
         knowledgeBases: [office],
       });
       await agent.run(question);
-      const names = (chatRequests(env.emu)[0]?.tools as Array<{ function: { name: string } }>).map(
-        (tool) => tool.function.name,
-      );
+      const tools = chatRequests(env.emu)[0]?.tools as Array<{ function: { name: string } }> | undefined;
+      const names = tools?.map((tool) => tool.function.name);
       expect(names).toEqual(['echo', 'search_knowledge_base']);
     });
   });

@@ -6,14 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 // The public entry points, so the README's imports are checked too.
-import {
-  Agent,
-  type AgentInput,
-  APIError,
-  defineTool,
-  RunState,
-  SvcClient,
-} from '../../src/index.js';
+import { Agent, type AgentInput, APIError, defineTool, RunState, SvcClient } from '../../src/index.js';
 
 describe('README tour', () => {
   let service: Emulator;

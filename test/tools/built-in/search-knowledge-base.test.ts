@@ -107,7 +107,9 @@ describe('searchKnowledgeBaseTool', () => {
       expect(outcome.status).toBe('invalid-arguments');
       expect(outcome.content).toContain('knowledge_base');
       expect(outcome.content).toContain('"travel_docs"');
-      expect(service.emulator.requests().some((request) => request.path === '/v1/chat/completions')).toBe(false);
+      expect(service.emulator.requests().some((request) => request.path === '/v1/chat/completions')).toBe(
+        false,
+      );
     });
   });
 
