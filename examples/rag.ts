@@ -1,42 +1,53 @@
 /**
- * Retrieval-augmented answers over a knowledge base: upload files, wait until they are parsed, add them to
- * a store, then let the service's retrieval tool find the passages.
+ * Retrieval-augmented answers over two knowledge bases, with citations: each document goes into a
+ * knowledge base of its own (created once, found by name after that), then an agent searches both by name
+ * and names the files its answers come from (`source` events while it runs, `result.sources` after).
  * Run: npx tsx examples/rag.ts
  */
 import { fileURLToPath } from 'node:url';
-import { Agent, hostedTools } from '../src/index.js';
+import { Agent, type SvcClient } from '../src/index.js';
 import { connect } from './support/connect.js';
 
 const { client, close } = await connect();
 
-// 1. Upload the documents; the service parses them in the background ("processed" -> "success").
-const paths = ['returns-policy.md', 'shipping.md'].map((name) =>
-  fileURLToPath(new URL(`./data/${name}`, import.meta.url)),
-);
-const files = await Promise.all(
-  paths.map((file) => client.files.upload({ file, purpose: 'retrieval-text' })),
-);
-await Promise.all(files.map((file) => client.files.waitUntilReady(file.id)));
+/** The knowledge base `name`, created and filled with `document` unless the account already has it. */
+async function knowledgeBase(client: SvcClient, name: string, document: string) {
+  for await (const store of client.vectorStores.list({ limit: 100 })) if (store.name === name) return store;
+  const file = await client.files.upload({
+    file: fileURLToPath(new URL(`./data/${document}`, import.meta.url)),
+    purpose: 'retrieval-text',
+  });
+  // The service parses uploads in the background ("processed" -> "success").
+  await client.files.waitUntilReady(file.id);
+  const store = await client.vectorStores.create({ name });
+  await client.vectorStores.files.create(store.id, { files: [{ file_id: file.id }] });
+  console.log(`created knowledge base ${name} with ${document}`);
+  return store;
+}
 
-// 2. Put them in a knowledge base.
-const store = await client.vectorStores.create({ name: `shop_docs_${Date.now()}` });
-await client.vectorStores.files.create(store.id, { files: files.map((file) => ({ file_id: file.id })) });
-console.log(`knowledge base ${store.name} (${store.id}) holds ${files.map((f) => f.filename).join(', ')}`);
+await knowledgeBase(client, 'shop_returns', 'returns-policy.md');
+await knowledgeBase(client, 'shop_shipping', 'shipping.md');
 
-// 3. Ask: the service searches the store and answers from the passages it finds.
+// The knowledge bases are chosen by name, here for the agent; a run can choose its own (a tenant's).
 const agent = new Agent({
   client,
   model: 'svc-3.5-flash-2603',
-  instructions: 'Answer from the shop documents and name the document you used.',
-  tools: [
-    hostedTools.retrieval({
-      name: 'shop_docs',
-      description: 'The shop returns policy and shipping conditions.',
-      vectorStoreId: store.id,
-    }),
-  ],
+  instructions: 'Answer from the shop documents and name the files you used.',
+  knowledgeBases: ['shop_returns', 'shop_shipping'],
 });
-const question = 'How many days do I have to return an item for a refund?';
-const result = await agent.run(question);
-console.log(`Q: ${question}\nA: ${result.text}`);
+
+for (const question of [
+  'How many days do I have to return an item for a refund?',
+  'How long does standard shipping take?',
+]) {
+  const stream = agent.stream(question);
+  for await (const event of stream) {
+    if (event.type === 'source') console.log(`  retrieved ${event.title}`);
+  }
+  const result = await stream.result;
+  console.log(`Q: ${question}\nA: ${result.text}`);
+  console.log(
+    `sources: ${result.sources.map((source) => `${source.title} (${source.fileId})`).join(', ')}\n`,
+  );
+}
 await close();

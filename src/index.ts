@@ -49,6 +49,7 @@ export type {
   HandoffEvent,
   HostedToolCallEvent,
   ReasoningDeltaEvent,
+  SourceEvent,
   StartEvent,
   StartStepEvent,
   SubAgentEvent,
@@ -215,12 +216,24 @@ export {
   knowledgeBaseTools,
 } from './tools/built-in/knowledge-base-tools.js';
 export { PathOutsideRootError } from './tools/built-in/resolve-inside-root.js';
+export {
+  DEFAULT_SEARCH_MODEL,
+  type KnowledgeBaseSearchResult,
+  type SearchKnowledgeBaseOptions,
+  type SearchKnowledgeBaseOutput,
+  type SearchResultFile,
+  searchKnowledgeBaseTool,
+} from './tools/built-in/search-knowledge-base.js';
 export type { ToolSelection } from './tools/built-in/select-tools.js';
 export { type DefineToolOptions, defineTool } from './tools/define-tool.js';
 export {
   InvalidToolArgumentsError,
   type ToolArgumentIssue,
 } from './tools/errors/invalid-tool-arguments-error.js';
+export {
+  KnowledgeBaseNameError,
+  type KnowledgeBaseNameProblem,
+} from './tools/errors/knowledge-base-name-error.js';
 export { NoSuchToolError } from './tools/errors/no-such-tool-error.js';
 export { ToolDefinitionError } from './tools/errors/tool-definition-error.js';
 export { ToolExecutionError } from './tools/errors/tool-execution-error.js';
@@ -228,6 +241,7 @@ export { ToolTimeoutError } from './tools/errors/tool-timeout-error.js';
 export { hostedTools, type RetrievalToolOptions, type WebSearchToolOptions } from './tools/hosted-tools.js';
 export type {
   AnyTool,
+  DocumentSource,
   HostedTool,
   NeedsApproval,
   ParseArgumentsResult,

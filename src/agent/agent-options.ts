@@ -30,6 +30,12 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
    */
   // biome-ignore lint/suspicious/noExplicitAny: tools with different argument types share one list.
   tools?: ReadonlyArray<Tool<any, any, TContext> | HostedTool> | DynamicTools<TContext>;
+  /**
+   * Knowledge bases (names or ids) the agent searches with a built-in `search_knowledge_base` tool, whose
+   * results are reported as `source` events and in `result.sources`; a run can choose others
+   * (`agent.run(input, { knowledgeBases })`). Needs a `tools` list, not a function.
+   */
+  knowledgeBases?: readonly string[];
   /** Agents the model may hand the conversation to, through a `transfer_to_<name>` tool each. */
   // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output can take over.
   handoffs?: ReadonlyArray<Agent<any, any> | Handoff>;
@@ -95,6 +101,11 @@ export interface AgentRunOptions<TContext = unknown> {
   onEvent?: (event: AgentEvent) => void;
   /** The store of this run instead of the agent's (a queue worker runs shared agents on its store). */
   store?: Store;
+  /**
+   * The knowledge bases (names or ids) this run searches instead of the agent's `knowledgeBases`, e.g.
+   * the user's or the tenant's; adds the `search_knowledge_base` tool when the agent has none.
+   */
+  knowledgeBases?: readonly string[];
 }
 
 /** Options of `agent.resume`, `agent.approve` and `agent.reject`. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool, ToolSet } from '../tools/tool.js';
 import { loadOnce } from '../transport/utils.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { instrumentRun } from './agent-instrumentation.js';
@@ -16,6 +16,11 @@ import { AgentOptionsError } from './errors/agent-options-error.js';
 import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { neverAborted } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
+import {
+  checkKnowledgeBases,
+  SEARCH_KNOWLEDGE_BASE,
+  withKnowledgeBaseSearch,
+} from './knowledge-base-search.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,
@@ -99,6 +104,8 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   hasFunctionTool(name: string): boolean {
     // A `tools` function may answer any tool at resume time: it is asked again then.
     if (this.#options.resolveTools !== undefined || this.#options.toolSet.functions.has(name)) return true;
+    // A run's own `knowledgeBases` bring the search tool; a resume without them tells the model it is gone.
+    if (name === SEARCH_KNOWLEDGE_BASE) return true;
     // A run saved after a handoff waits on the tools of the agent that took over.
     return this.#options.handoffs.some((target) => target.agent.hasFunctionTool(name));
   }
@@ -166,6 +173,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     checkPositiveInteger('maxTurns', maxTurns);
     const output = this.#runOutput();
     const { runAgent } = await loadRunAgent();
+    const toolSet = this.#runToolSet(options.knowledgeBases);
     const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
     const resumed = input instanceof RunState || input instanceof StoredRunRef;
     const loop = async (state: RunState, durable?: DurableHooks): Promise<RunResult<TOutput>> => {
@@ -185,7 +193,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       const run: RunAgentOptions = {
         agent,
         state,
-        toolSet: agent.toolSet,
+        toolSet,
         output,
         maxTurns,
         stream,
@@ -243,6 +251,18 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       fresh: !(input instanceof RunState),
       loop,
     })) as RunResult<TOutput>;
+  }
+
+  // A run's own knowledge bases give it its own search tool; the agent's tool set is left as it is.
+  #runToolSet(knowledgeBases: readonly string[] | undefined): ToolSet {
+    const agent = this.#options;
+    const chosen = checkKnowledgeBases(knowledgeBases, agent.resolveTools !== undefined);
+    if (chosen === undefined) return agent.toolSet;
+    return withKnowledgeBaseSearch(agent.toolSet, {
+      client: this.#client,
+      model: agent.model,
+      knowledgeBases: chosen,
+    });
   }
 
   // Built on the first run (a schema JSON Schema cannot express fails that run, not the constructor), then

@@ -1,5 +1,6 @@
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
+import { collectSources } from './tool-result-sources.js';
 
 /** The result of a run from its state: completed (with `output`) or interrupted for approvals. */
 export function buildRunResult<Output>(
@@ -22,5 +23,6 @@ export function buildRunResult<Output>(
     status,
     output: interrupted ? undefined : output,
     interruptions: interrupted ? state.interruptions : [],
+    sources: collectSources(state.steps),
   } as RunResult<Output>;
 }

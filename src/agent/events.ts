@@ -1,4 +1,5 @@
 import type { FinishReason, WebSearchResult } from '../api/types/chat.js';
+import type { DocumentSource } from '../tools/tool.js';
 import type { ContextOverflowEvent } from './context/context-overflow-event.js';
 import type { AgentUsage } from './usage.js';
 
@@ -64,6 +65,15 @@ export interface HostedToolCallEvent {
   name?: string;
   arguments?: string;
   results?: WebSearchResult[];
+}
+/**
+ * A document a tool result drew on (a `search_knowledge_base` passage's file): `{ sourceType: 'document',
+ * id, title, fileId }`, named as the AI SDK's `source-document` parts.
+ */
+export interface SourceEvent extends DocumentSource {
+  type: 'source';
+  /** The call whose result cites it. */
+  toolCallId: string;
 }
 /** A piece of audio output (base64) and of its transcript. */
 export interface AudioDeltaEvent {
@@ -133,6 +143,7 @@ export type AgentEvent =
   | ToolResultEvent
   | ToolErrorEvent
   | HostedToolCallEvent
+  | SourceEvent
   | AudioDeltaEvent
   | ToolApprovalRequestEvent
   | FinishStepEvent

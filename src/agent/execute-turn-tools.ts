@@ -9,6 +9,7 @@ import type { AgentEvent } from './events.js';
 import { parsedArgumentsOf } from './prepare-tool-calls.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
+import { toolResultSources } from './tool-result-sources.js';
 
 /** Options of `executeTurnTools`. */
 export interface ExecuteTurnToolsOptions {
@@ -50,9 +51,11 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
     // A suspended call (a sub-agent waiting for approval) is reported through its approval requests.
     if (!emit || !fresh?.has(outcome.toolCallId) || ToolSuspendedError.isInstance(outcome.error)) return;
     const { toolCallId, toolName, input } = outcome;
-    if (outcome.status === 'ok')
+    if (outcome.status === 'ok') {
       emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });
-    else
+      for (const source of toolResultSources(toolSet, outcome) ?? [])
+        emit({ type: 'source', toolCallId, ...source });
+    } else
       emit({
         type: 'tool-error',
         toolCallId,
@@ -102,7 +105,7 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
   const byId = new Map(outcomes.map((outcome) => [outcome.toolCallId, outcome]));
   settlePendingCalls(state, (call) => {
     const outcome = byId.get(call.toolCallId);
-    if (outcome) return resultFromOutcome(outcome);
+    if (outcome) return resultFromOutcome(outcome, toolResultSources(toolSet, outcome));
     const content = rejectionText(call);
     emit?.({
       type: 'tool-error',

@@ -12,6 +12,7 @@ import { createToolSetResolver, type ResolveToolSet } from './dynamic-tools.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import type { Guardrail } from './guardrails/guardrail.js';
 import { createHandoffTools, type Handoff, stopOnHandoff, toHandoffs } from './handoffs/handoff.js';
+import { checkKnowledgeBases, withKnowledgeBaseSearch } from './knowledge-base-search.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
 
@@ -41,6 +42,8 @@ export interface NormalizedAgentOptions {
   prices: PriceTable | undefined;
   name: string;
   handoffDescription: string | undefined;
+  /** Knowledge bases the agent's `search_knowledge_base` searches (already part of `toolSet`). */
+  knowledgeBases: readonly string[] | undefined;
   /** Set when `tools` is a function: the loop asks it for each step's tool set. */
   resolveTools: ResolveToolSet | undefined;
   handoffs: Handoff[];
@@ -103,10 +106,15 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   if (targets.length > 0) conditions.push(stopOnHandoff(targets));
   const handoffTools = createHandoffTools(targets);
   const dynamic = typeof tools === 'function';
+  const knowledgeBases = checkKnowledgeBases(options.knowledgeBases, dynamic);
+  const toolSet = createToolSet(dynamic ? handoffTools : [...tools, ...handoffTools]);
   return {
     model,
     instructions,
-    toolSet: createToolSet(dynamic ? handoffTools : [...tools, ...handoffTools]),
+    toolSet: knowledgeBases
+      ? withKnowledgeBaseSearch(toolSet, { client: options.client, model, knowledgeBases })
+      : toolSet,
+    knowledgeBases,
     maxTurns,
     modelSettings,
     toolConcurrency,

@@ -1,5 +1,5 @@
 import type { AssistantMessage, ChatMessage, FinishReason, HostedToolCall } from '../api/types/chat.js';
-import type { ToolCallOutcome, ToolCallStatus } from '../tools/tool.js';
+import type { DocumentSource, ToolCallOutcome, ToolCallStatus } from '../tools/tool.js';
 import type { RunState } from './run-state.js';
 import type { AgentUsage } from './usage.js';
 
@@ -18,6 +18,8 @@ export interface StepToolResult
   extends Pick<ToolCallOutcome, 'toolCallId' | 'toolName' | 'input' | 'output' | 'content'> {
   /** How the call ended; `turn-limit` when the run reached `maxTurns` before the call could run. */
   status: ToolCallStatus | 'turn-limit';
+  /** The documents the result drew on, when its tool names them (`search_knowledge_base` does). */
+  sources?: DocumentSource[];
 }
 
 /** One model request and the tools it led to. */
@@ -62,6 +64,8 @@ interface RunResultBase {
   lastAgent?: string;
   /** The run's id (`options.runId`, or generated): its key in the agent's `store`, and `ctx.runId` of its tools. */
   runId: string;
+  /** The documents the run's tool results drew on (knowledge-base files), each once, in the order found. */
+  sources: DocumentSource[];
 }
 
 /** A run that ended with an answer. */

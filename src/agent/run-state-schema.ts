@@ -28,6 +28,16 @@ function createRunStateJsonSchema() {
     status: toolCallStatusSchema,
     output: z.unknown().optional(),
     content: z.string(),
+    sources: z
+      .array(
+        z.object({
+          sourceType: z.literal('document'),
+          id: z.string(),
+          title: z.string(),
+          fileId: z.string(),
+        }),
+      )
+      .optional(),
   });
 
   const stepSchema = z.object({

@@ -1,4 +1,4 @@
-import type { ToolCallOutcome } from '../tools/tool.js';
+import type { DocumentSource, ToolCallOutcome } from '../tools/tool.js';
 import type { StepToolResult } from './run-result.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 
@@ -21,10 +21,12 @@ export function settlePendingCalls(
   return results;
 }
 
-/** A step result from a tools-layer outcome. */
-export function resultFromOutcome(outcome: ToolCallOutcome): StepToolResult {
+/** A step result from a tools-layer outcome, with the documents it drew on when there are any. */
+export function resultFromOutcome(outcome: ToolCallOutcome, sources?: DocumentSource[]): StepToolResult {
   const { toolCallId, toolName, input, status, output, content } = outcome;
-  return { toolCallId, toolName, input, status, output, content };
+  const result: StepToolResult = { toolCallId, toolName, input, status, output, content };
+  if (sources) result.sources = sources;
+  return result;
 }
 
 /** A call that never ran, answered with a short reason the model can read. */

@@ -2,9 +2,6 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { SvcClient } from '../api/svc-client.js';
 import { fileTools } from '../tools/built-in/file-tools.js';
 import { knowledgeBaseTools } from '../tools/built-in/knowledge-base-tools.js';
-import { defineTool } from '../tools/define-tool.js';
-import { DEFAULT_RETRIEVAL_PROMPT_TEMPLATE } from '../tools/hosted-tools.js';
-import { loadZod } from '../tools/load-module-sync.js';
 import type { Tool } from '../tools/tool.js';
 
 /** Options of `svcMcpTools`. */
@@ -13,7 +10,7 @@ export interface SvcMcpToolsOptions {
   root: string;
   /** Leave out every tool that changes something (creates, adds, uploads, removes, deletes). @default false */
   readOnly?: boolean;
-  /** Model `search_knowledge_base` answers with. */
+  /** Model answering the hosted retrieval of `search_knowledge_base`. */
   model: string;
 }
 
@@ -43,52 +40,9 @@ export function svcMcpTools(
   options: SvcMcpToolsOptions,
 ): { tools: Tool[]; annotations: Record<string, ToolAnnotations> } {
   const all = [
-    ...knowledgeBaseTools(client),
-    searchKnowledgeBase(client, options.model),
+    ...knowledgeBaseTools(client, { searchModel: options.model }),
     ...fileTools(client, { root: options.root }),
   ];
   const tools = options.readOnly ? all.filter((tool) => hints[tool.name]?.readOnlyHint === true) : all;
   return { tools, annotations: hints };
-}
-
-/** Retrieval over one knowledge base through the chat `retrieval` tool (the service has no search endpoint). */
-function searchKnowledgeBase(client: SvcClient, model: string): Tool {
-  const { z } = loadZod();
-  return defineTool({
-    name: 'search_knowledge_base',
-    description:
-      'Answer a question from one knowledge base: the service retrieves the relevant passages and answers ' +
-      'from them, saying so when the knowledge base does not hold the answer.',
-    parameters: z.object({
-      knowledge_base_id: z
-        .string()
-        .min(1)
-        .describe('Id of the knowledge base, as returned by list_knowledge_bases'),
-      question: z.string().min(1).describe('The question to answer'),
-    }),
-    idempotent: true,
-    execute: async ({ knowledge_base_id, question }, { signal }) => {
-      const completion = await client.chat.completions.create(
-        {
-          model,
-          messages: [{ role: 'user', content: question }],
-          tools: [
-            {
-              type: 'retrieval',
-              function: {
-                name: 'knowledge_base',
-                description: 'Passages of the knowledge base that answer the question.',
-                options: {
-                  vector_store_id: knowledge_base_id,
-                  prompt_template: DEFAULT_RETRIEVAL_PROMPT_TEMPLATE,
-                },
-              },
-            },
-          ],
-        },
-        { signal },
-      );
-      return completion.choices[0]?.message.content ?? '';
-    },
-  });
 }

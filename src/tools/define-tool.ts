@@ -1,7 +1,7 @@
 import { convertParameters } from './convert-parameters.js';
 import { createArgumentsParser } from './create-arguments-parser.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
-import type { NeedsApproval, Tool, ToolContext } from './tool.js';
+import type { DocumentSource, NeedsApproval, Tool, ToolContext } from './tool.js';
 import type { InferToolArgs, JsonSchemaParameters, ToolParameters } from './tool-parameters.js';
 
 /** The spec's function-name rule. */
@@ -34,6 +34,8 @@ export interface DefineToolOptions<P extends ToolParameters, Out, C> {
    * marker telling the model how much was left out. @default the agent's `maxToolOutputChars` (100_000)
    */
   maxOutputChars?: number;
+  /** The documents a result drew on, reported by an agent as `source` events and in `result.sources`. */
+  sources?: (output: Awaited<Out>) => DocumentSource[];
 }
 
 const noParameters: JsonSchemaParameters = { type: 'object', properties: {} };
@@ -85,6 +87,8 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
   ) {
     fail('maxOutputChars must be an integer >= 1');
   }
+  const { sources } = options;
+  if (sources !== undefined && typeof sources !== 'function') fail('sources must be a function');
   const converted = convertParameters(toolName, parameters);
   return Object.freeze({
     kind: 'function' as const,
@@ -98,6 +102,7 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
     needsApproval,
     idempotent,
     ...(maxOutputChars === undefined ? {} : { maxOutputChars }),
+    ...(sources === undefined ? {} : { sources }),
     parseArguments: createArgumentsParser<InferToolArgs<P>>(name, parameters, converted),
     execute: execute as (args: InferToolArgs<P>, ctx: ToolContext<C>) => Promise<Awaited<Out>> | Awaited<Out>,
   });

@@ -60,6 +60,21 @@ export interface Tool<Args = any, Out = unknown, C = any> {
   parseArguments(text: string): ParseArgumentsResult<Args>;
   /** Runs the tool with validated arguments. */
   execute(args: Args, ctx: ToolContext<C>): Promise<Out> | Out;
+  /** The documents a result drew on (an agent reports them as `source` events and in `result.sources`). */
+  // A method, not a property: checked bivariantly, so tools of any output type share one list.
+  sources?(output: Out): DocumentSource[];
+}
+
+/** A document an answer drew on, e.g. a knowledge-base file; named as the AI SDK's `source-document` parts. */
+export interface DocumentSource {
+  /** Always `document`. */
+  sourceType: 'document';
+  /** Id of the source, stable across runs (the search tool uses `<knowledge base id>/<file id>`). */
+  id: string;
+  /** What to show for it: the document's file name. */
+  title: string;
+  /** Id of the uploaded file. */
+  fileId: string;
 }
 
 /** A tool run by the service itself (web search, knowledge-base retrieval); sent, never executed locally. */

@@ -27,9 +27,10 @@ export function toUIFinishReason(reason: FinishReason | null): UIFinishReason {
  * A stateful mapping of one run's `AgentEvent`s to UI message stream chunks: text and reasoning deltas
  * are wrapped in start/end parts (a part closes when anything else happens), tool calls become tool
  * input/output parts, a human's rejection becomes `tool-output-denied`, an approval request
- * `tool-approval-request` (its `approvalId` is the `toolCallId`). A sub-agent's (`agent.asTool`) events
- * are not mapped, except for its calls that ask a human: their request, then their outcome, are shown
- * as tool parts of their own (the agent tool's part meanwhile holds `{ awaitingApproval: [toolCallId] }`).
+ * `tool-approval-request` (its `approvalId` is the `toolCallId`), a `source` a `source-document` part.
+ * A sub-agent's (`agent.asTool`) events are not mapped, except for its calls that ask a human: their
+ * request, then their outcome, are shown as tool parts of their own (the agent tool's part meanwhile
+ * holds `{ awaitingApproval: [toolCallId] }`).
  */
 export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) {
   let open: { kind: 'text' | 'reasoning'; id: string } | undefined;
@@ -127,6 +128,16 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         });
         return;
       }
+      case 'source':
+        out.push({
+          type: 'source-document',
+          sourceId: event.id,
+          mediaType: mediaTypeOf(event.title),
+          title: event.title,
+          filename: event.title,
+          providerMetadata: { svc: { fileId: event.fileId } },
+        });
+        return;
       case 'sub-agent':
         mapSubAgent(event.toolCallId, event.event, out);
         return;
@@ -217,6 +228,28 @@ function errorTextOf(error: unknown): string {
 
 function pick(event: { toolCallId: string; toolName: string; input: unknown }) {
   return { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  md: 'text/markdown',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  html: 'text/html',
+  xml: 'application/xml',
+  pdf: 'application/pdf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
+
+/** The media type a `source-document` part needs, from the file name (the service does not send one). */
+function mediaTypeOf(fileName: string): string {
+  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
+  return MEDIA_TYPES[extension] ?? 'application/octet-stream';
 }
 
 function parseArguments(text: string | undefined): unknown {

@@ -25,7 +25,16 @@ export type UIMessageChunk =
   | { type: 'tool-approval-request'; approvalId: string; toolCallId: string }
   | { type: 'tool-output-available'; toolCallId: string; output: unknown; providerExecuted?: boolean }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string }
-  | { type: 'tool-output-denied'; toolCallId: string };
+  | { type: 'tool-output-denied'; toolCallId: string }
+  | {
+      type: 'source-document';
+      sourceId: string;
+      mediaType: string;
+      title: string;
+      filename?: string;
+      /** `{ svc: { fileId } }`: the uploaded file the source is. */
+      providerMetadata?: Record<string, Record<string, string>>;
+    };
 
 /** The AI SDK's finish reasons. */
 export type UIFinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';

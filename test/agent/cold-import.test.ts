@@ -79,7 +79,7 @@ describe('import of the main entry', () => {
         validate: expect.stringMatching(/^RequestValidationError: .*messages: required/s),
         ledgerEntries: 0,
         parsed: false,
-        builtIns: 6,
+        builtIns: 7,
       });
     });
   });

@@ -44,7 +44,14 @@ const expectations: Record<
     ],
   },
   'rag.ts': {
-    stdout: [/holds returns-policy\.md, shipping\.md/, /A: According to returns-policy\.md: .*30 days/],
+    // Two knowledge bases found by name, each answer naming the file it comes from.
+    stdout: [
+      /created knowledge base shop_returns with returns-policy\.md/,
+      /created knowledge base shop_shipping with shipping\.md/,
+      /A: You can return any item within 30 days .*\(source: returns-policy\.md in shop_returns\)/,
+      /sources: returns-policy\.md \(file-/,
+      /A: Standard shipping takes 3 to 5 business days.*\(source: shipping\.md in shop_shipping\)/,
+    ],
   },
   'human-approval.ts': {
     stdout: [

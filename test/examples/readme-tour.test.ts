@@ -6,15 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 // The public entry points, so the README's imports are checked too.
-import {
-  Agent,
-  type AgentInput,
-  APIError,
-  defineTool,
-  hostedTools,
-  RunState,
-  SvcClient,
-} from '../../src/index.js';
+import { Agent, type AgentInput, APIError, defineTool, RunState, SvcClient } from '../../src/index.js';
 
 describe('README tour', () => {
   let service: Emulator;
@@ -141,7 +133,7 @@ describe('README tour', () => {
     expect(run.text).toContain('deleted 42');
   });
 
-  it('should answer from a knowledge base with the hosted retrieval tool', async () => {
+  it('should answer from a knowledge base chosen per run, citing the file', async () => {
     const { client } = setUp();
     // #region rag
     const file = await client.files.upload({
@@ -152,20 +144,18 @@ describe('README tour', () => {
     const store = await client.vectorStores.create({ name: 'shop_docs' });
     await client.vectorStores.files.create(store.id, { files: [{ file_id: file.id }] });
 
-    const support = new Agent({
-      client,
-      model: 'svc-3.5-flash-2603',
-      tools: [
-        hostedTools.retrieval({
-          name: 'shop_docs',
-          description: 'The shop returns policy.',
-          vectorStoreId: store.id,
-        }),
-      ],
+    const support = new Agent({ client, model: 'svc-3.5-flash-2603' });
+    // Chosen per run (the user's or the tenant's), by name or id; the agent gets search_knowledge_base.
+    const answer = await support.run('How many days do I have to return an item?', {
+      knowledgeBases: ['shop_docs'],
     });
-    const answer = await support.run('How many days do I have to return an item?');
+    console.log(answer.text); // ... within 30 days of delivery ... (source: returns-policy.md in shop_docs)
+    for (const source of answer.sources) console.log(`[${source.title}] ${source.fileId}`);
     // #endregion
-    expect(answer.text).toMatch(/returns-policy\.md.*30 days/);
+    expect(answer.text).toMatch(/30 days.*returns-policy\.md/);
+    expect(answer.sources).toEqual([
+      { sourceType: 'document', id: `${store.id}/${file.id}`, title: 'returns-policy.md', fileId: file.id },
+    ]);
   });
 
   it('should resume a failed run without running a finished tool again', async () => {

@@ -144,4 +144,36 @@ describe('createUIMessageChunkMapper', () => {
       expect(toolPart(next, 'p1')).toMatchObject({ state: 'output-available', output: 'Sub gave up.' });
     });
   });
+
+  describe('when a knowledge-base search cites files', () => {
+    it('should send each source as a source-document part the AI SDK client keeps', async () => {
+      const store = await env.client.vectorStores.create({ name: 'ui_office_docs', type: 'text' });
+      const file = await env.client.files.upload({
+        file: Buffer.from('The Lisbon office is open on Saturday from 10:00 to 14:00.'),
+        filename: 'office-hours.md',
+        purpose: 'retrieval-text',
+      });
+      await env.client.files.waitUntilReady(file.id);
+      await env.client.vectorStores.files.create(store.id, { files: [{ file_id: file.id }] });
+      const agent = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash-2603',
+        knowledgeBases: ['ui_office_docs'],
+      });
+      const { chunks } = await runToChunks(agent.stream('When is the Lisbon office open on Saturday?'));
+      const message = await readMessage(chunks);
+      expect(message.parts.filter((part) => part.type === 'source-document')).toEqual([
+        {
+          type: 'source-document',
+          sourceId: `${store.id}/${file.id}`,
+          mediaType: 'text/markdown',
+          title: 'office-hours.md',
+          filename: 'office-hours.md',
+          providerMetadata: { svc: { fileId: file.id } },
+        },
+      ]);
+      const text = message.parts.find((part) => part.type === 'text') as { text: string } | undefined;
+      expect(text?.text).toContain('office-hours.md');
+    });
+  });
 });

@@ -15,6 +15,8 @@ export interface ChatSessionOptions {
   instructions: string;
   /** Prices per model: each turn's `usage.cost` (models without a price get none). */
   prices?: PriceTable | undefined;
+  /** Knowledge bases (names or ids) the agent searches with citations; see the agent option. */
+  knowledgeBases?: readonly string[] | undefined;
 }
 
 /** How one message is sent: events go to `onEvent`; `decide` answers approval requests. */
@@ -110,7 +112,14 @@ export class ChatSession {
   }
 
   #createAgent(model: string): Agent {
-    const { client, tools, instructions, prices } = this.#options;
-    return new Agent({ client, model, tools, instructions, ...(prices?.[model] ? { prices } : {}) });
+    const { client, tools, instructions, prices, knowledgeBases } = this.#options;
+    return new Agent({
+      client,
+      model,
+      tools,
+      instructions,
+      ...(prices?.[model] ? { prices } : {}),
+      ...(knowledgeBases ? { knowledgeBases } : {}),
+    });
   }
 }

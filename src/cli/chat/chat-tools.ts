@@ -7,7 +7,8 @@ import { demoTools } from '../demo-tools/demo-tools.js';
 /** The instructions of the chat agent. */
 export const chatInstructions =
   'You are the svc-agents demo assistant running in a terminal. Use the tools for weather, arithmetic, ' +
-  'the current time, knowledge bases and files instead of guessing, and answer briefly in plain text.';
+  'the current time, knowledge bases and files instead of guessing, and answer briefly in plain text. ' +
+  "Answer questions about the user's documents from search_knowledge_base and name the files you used.";
 
 /** Demo tools plus the knowledge-base and file tools (file access limited to `root`). */
 export function chatTools(client: SvcClient, root: string): AnyTool[] {

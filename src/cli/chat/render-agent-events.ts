@@ -91,6 +91,9 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
         case 'tool-error':
           traceLine(style.yellow(`  ✗ ${event.toolName}: ${preview(event.error.message)}`));
           return;
+        case 'source':
+          traceLine(style.dim(`  source: ${event.title}`));
+          return;
         case 'hosted-tool-call':
           traceLine(style.cyan(`  → ${event.name ?? event.toolType} (run by the service)`));
           return;

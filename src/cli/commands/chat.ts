@@ -4,6 +4,7 @@ import type { PriceTable } from '../../agent/cost/price-table.js';
 import type { RunResult } from '../../agent/run-result.js';
 import { ChatSession, type SendOptions } from '../chat/chat-session.js';
 import { chatInstructions, chatTools } from '../chat/chat-tools.js';
+import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import { prepareDemo } from '../chat/demo-script.js';
 import { createEventRenderer } from '../chat/render-agent-events.js';
 import { runRepl } from '../chat/run-repl.js';
@@ -23,6 +24,7 @@ function summary(prompt: string, result: RunResult) {
     toolCalls: result.steps.flatMap((step) =>
       step.toolResults.map(({ toolName, input, output, status }) => ({ toolName, input, output, status })),
     ),
+    sources: result.sources,
     usage: result.usage,
   };
 }
@@ -88,7 +90,7 @@ async function* stdinLines(ctx: CommandContext): AsyncIterable<string> {
 export const chatCommand: CommandSpec = {
   path: ['chat'],
   summary: 'chat with an agent that has demo, knowledge-base and file tools (the default of npm start)',
-  usage: 'chat [prompt] [--model <id>]',
+  usage: 'chat [prompt] [--model <id>] [--kb <name>]...',
   positionals: { min: 0 },
   options: {
     model: {
@@ -96,6 +98,13 @@ export const chatCommand: CommandSpec = {
       short: 'm',
       valueName: '<id>',
       description: `model id (default ${defaultChatModel})`,
+    },
+    kb: {
+      type: 'string',
+      multiple: true,
+      valueName: '<name>',
+      description:
+        'knowledge base (name or id) to search and cite, repeatable (default: all of yours when you have at most 5)',
     },
     prices: {
       type: 'string',
@@ -113,16 +122,21 @@ export const chatCommand: CommandSpec = {
     '',
     'Tools: get_weather (a fixed demo table), calculate (safe arithmetic), get_current_time,',
     'the knowledge-base tools and the file tools (uploads limited to the current directory).',
+    'Questions about your documents are answered from your knowledge bases, naming the files used:',
+    '  svc-agents kb create office_docs && svc-agents kb add office_docs office-hours.md',
+    '  svc-agents chat --kb office_docs "When is the Lisbon office open on Saturday?"',
   ].join('\n'),
   async run(ctx, args) {
     const { client, emulated } = await connect(ctx);
     const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    const knowledgeBases = await chooseKnowledgeBases(client, knowledgeBaseFlags(args.values.kb));
     const session = new ChatSession({
       client,
       model,
       tools: chatTools(client, ctx.io.cwd),
       instructions: chatInstructions,
       prices: await readPrices(ctx, args.values.prices),
+      knowledgeBases,
     });
     const prompt = args.positionals.join(' ').trim();
     if (prompt) {

@@ -4,6 +4,7 @@ import type { Agent } from '../../agent/agent.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { startChatServer } from '../../web/serve/start-chat-server.js';
 import { chatInstructions } from '../chat/chat-tools.js';
+import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
@@ -14,7 +15,7 @@ import { defaultChatModel } from './utils.js';
 export const serveCommand: CommandSpec = {
   path: ['serve'],
   summary: 'serve a web chat for the demo agent or your agent on 127.0.0.1 (default port 8787)',
-  usage: 'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>]',
+  usage: 'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]...',
   positionals: { min: 0, max: 0 },
   options: {
     port: {
@@ -34,6 +35,13 @@ export const serveCommand: CommandSpec = {
       valueName: '<id>',
       description: `model of the demo agent (default ${defaultChatModel})`,
     },
+    kb: {
+      type: 'string',
+      multiple: true,
+      valueName: '<name>',
+      description:
+        'knowledge base (name or id) the demo agent searches and cites, repeatable (default: all of yours when you have at most 5)',
+    },
   },
   details:
     'The page streams answers and reasoning, shows tool calls, asks before running tools that need approval,\n' +
@@ -46,9 +54,17 @@ export const serveCommand: CommandSpec = {
     const { client, emulated } = await connect(ctx);
     const agentPath = args.values.agent as string | undefined;
     const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    if (agentPath && knowledgeBaseFlags(args.values.kb).length > 0) {
+      throw new CliUsageError('--kb is for the demo agent; your --agent module chooses its own', 'serve');
+    }
     const agent = agentPath
       ? await loadAgentModule(resolve(ctx.io.cwd, agentPath))
-      : createServeAgent({ model, tools: demoTools(), instructions: chatInstructions });
+      : createServeAgent({
+          model,
+          tools: demoTools(),
+          instructions: chatInstructions,
+          knowledgeBases: await chooseKnowledgeBases(client, knowledgeBaseFlags(args.values.kb)),
+        });
     const server = await startChatServer({
       client,
       agent,

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
+import { listAllKnowledgeBases, pickKnowledgeBase } from '../../tools/built-in/find-knowledge-bases.js';
 
 // Defaults and argument checks shared by several commands.
 
@@ -14,12 +15,12 @@ export const defaultImageModel = 'svc-1x-medium';
 /** Model of `svc-agents voice clone`. */
 export const defaultVoiceModel = 'svc-tts-mini';
 
-/** Finds a knowledge base by id or by name (the service answers creation with both). */
+/**
+ * Finds a knowledge base by id or by name (the service answers creation with both); a name several
+ * stores share fails listing them, never picking one silently.
+ */
 export async function resolveStore(client: SvcClient, idOrName: string): Promise<VectorStore> {
-  for await (const store of client.vectorStores.list({ limit: 100 })) {
-    if (store.id === idOrName || store.name === idOrName) return store;
-  }
-  throw new Error(`no knowledge base with id or name "${idOrName}"; see: svc-agents kb ls`);
+  return pickKnowledgeBase(await listAllKnowledgeBases(client), idOrName);
 }
 
 /** Resolves a file argument against `cwd` and checks it is a readable regular file, before any upload. */

@@ -8,9 +8,11 @@ import type {
 import type { Passage } from '../search.js';
 import { truncate } from '../utils.js';
 import { analyzeText } from './analyze-text.js';
+import { answerFromPassages as answerFromSearchResults } from './answer-from-passages.js';
 import { describeToolResults, type ToolExchange } from './describe-tool-results.js';
 import { SchemaFiller } from './fill-schema.js';
 import type { ModelAnswer } from './model-answer.js';
+import { planKnowledgeBaseSearch } from './plan-knowledge-base-search.js';
 import { planToolCalls } from './plan-tool-calls.js';
 
 export { truncate } from '../utils.js';
@@ -56,6 +58,8 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
         })),
       };
     }
+    const search = planKnowledgeBaseSearch(functions, userText, JSON.stringify(messages));
+    if (search && !body.response_format) return search;
     if (plan.question && !body.response_format) return { content: plan.question };
   }
 
@@ -128,7 +132,9 @@ function answerFromToolResults(body: ChatCompletionCreateParams): ModelAnswer {
   const descriptions = (body.tools ?? [])
     .map((t) => (t.type === 'function' ? (t.function.description ?? '') : ''))
     .join(' ');
-  const reply = describeToolResults(exchanges);
+  // Knowledge-base passages are answered from, with their source named, not described as tool output.
+  const question = messageText([...messages].reverse().find((m) => m.role === 'user'));
+  const reply = answerFromSearchResults(exchanges, question) ?? describeToolResults(exchanges);
   return { content: formatted(reply, body, records, `${descriptions} ${contents.join(' ')}`) };
 }
 

@@ -6,6 +6,8 @@ import { defineTool } from '../define-tool.js';
 import { loadZod } from '../load-module-sync.js';
 import type { Tool } from '../tool.js';
 import { compact } from '../utils.js';
+import { assertKnowledgeBaseNameFree } from './find-knowledge-bases.js';
+import { searchKnowledgeBaseTool } from './search-knowledge-base.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 
 /** Names of the knowledge-base tools. */
@@ -15,7 +17,8 @@ export type KnowledgeBaseToolName =
   | 'get_knowledge_base'
   | 'add_files_to_knowledge_base'
   | 'list_knowledge_base_files'
-  | 'remove_file_from_knowledge_base';
+  | 'remove_file_from_knowledge_base'
+  | 'search_knowledge_base';
 
 /** Options of `knowledgeBaseTools`. */
 export interface KnowledgeBaseToolsOptions extends ToolSelection<KnowledgeBaseToolName> {
@@ -23,6 +26,12 @@ export interface KnowledgeBaseToolsOptions extends ToolSelection<KnowledgeBaseTo
   needsApproval?: Partial<Record<KnowledgeBaseToolName, boolean>>;
   /** How long `add_files_to_knowledge_base` waits for each file to be ready, in ms. @default 120_000 */
   fileReadyTimeoutMs?: number;
+  /** Let `create_knowledge_base` create a second store with a name the account already has. @default false */
+  allowDuplicateNames?: boolean;
+  /** Ids or names of the knowledge bases `search_knowledge_base` searches; see `SearchKnowledgeBaseOptions`. */
+  knowledgeBases?: readonly string[] | undefined;
+  /** Model answering the hosted retrieval of `search_knowledge_base`. @default DEFAULT_SEARCH_MODEL */
+  searchModel?: string | undefined;
 }
 
 /** Sums up a store for the model without noise. */
@@ -31,11 +40,12 @@ function describeStore(store: VectorStore) {
 }
 
 /**
- * Tools that let a model manage knowledge bases (vector stores) through `client`: list, create, get, add
- * files (waiting until each file is ready), list files, remove a file (needs approval by default).
+ * Tools that let a model manage and search knowledge bases (vector stores) through `client`: list, create
+ * (names stay unique), get, add files (waiting until each file is ready), list files, remove a file (needs
+ * approval by default), and search with citations (`search_knowledge_base`).
  */
 export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseToolsOptions = {}): Tool[] {
-  const { fileReadyTimeoutMs = 120_000 } = options;
+  const { fileReadyTimeoutMs = 120_000, allowDuplicateNames = false } = options;
   const { z } = loadZod();
   const storeId = z
     .string()
@@ -78,7 +88,8 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
         name: 'create_knowledge_base',
         description:
           'Create a new, empty knowledge base. Names use English letters, digits and underscores and must not ' +
-          'start with an underscore. Use type "image" for a base of pictures, "text" (default) for documents.',
+          'start with an underscore, and must not be taken by another knowledge base of the account. Use type ' +
+          '"image" for a base of pictures, "text" (default) for documents.',
         parameters: z.object({
           name: z
             .string()
@@ -90,8 +101,11 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
           type: z.enum(['text', 'image']).optional().describe('Kind of content: "text" (default) or "image"'),
         }),
         needsApproval: approval('create_knowledge_base', false),
-        execute: async (args, { signal }) =>
-          describeStore(await client.vectorStores.create(compact(args), { signal })),
+        execute: async (args, { signal }) => {
+          // The service accepts a second store of the same name; a name would then no longer say which.
+          if (!allowDuplicateNames) await assertKnowledgeBaseNameFree(client, args.name, signal);
+          return describeStore(await client.vectorStores.create(compact(args), { signal }));
+        },
       }),
     get_knowledge_base: () =>
       defineTool({
@@ -207,6 +221,12 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
         needsApproval: approval('remove_file_from_knowledge_base', true),
         execute: async ({ knowledge_base_id, file_id }, { signal }) =>
           client.vectorStores.files.delete(knowledge_base_id, file_id, { signal }),
+      }),
+    search_knowledge_base: () =>
+      searchKnowledgeBaseTool(client, {
+        knowledgeBases: options.knowledgeBases,
+        model: options.searchModel,
+        needsApproval: approval('search_knowledge_base', false),
       }),
   };
   return selectTools('knowledge-base', factories, options);

@@ -30,17 +30,23 @@ const scheduleReminder = defineTool({
   execute: ({ text, at }) => ({ scheduled: true, text, at: at ?? 'tomorrow 9:00' }),
 });
 
-/** The agent of the served page: the given tools, the reminder tool, and the session's knowledge base. */
+/**
+ * The agent of the served page: the given tools, the reminder tool, the session's knowledge base, and a
+ * cited search of `knowledgeBases` (names or ids) when given.
+ */
 export function createServeAgent(options: {
   model: string;
   tools: AnyTool[];
   instructions: string;
+  knowledgeBases?: readonly string[] | undefined;
 }): ServeAgentFactory {
+  const { knowledgeBases } = options;
   return ({ client, knowledgeBaseId }) =>
     new Agent({
       client,
       model: options.model,
       instructions: options.instructions,
+      ...(knowledgeBases ? { knowledgeBases } : {}),
       tools: [
         ...options.tools,
         scheduleReminder,

@@ -28,7 +28,7 @@ async function upload(
 
 describe('knowledgeBaseTools', () => {
   describe('when built with default options', () => {
-    it('should offer the six tools with model-facing descriptions and schemas', () => {
+    it('should offer the seven tools with model-facing descriptions and schemas', () => {
       const all = tools();
       expect(all.map((tool) => tool.name)).toEqual([
         'list_knowledge_bases',
@@ -37,6 +37,7 @@ describe('knowledgeBaseTools', () => {
         'add_files_to_knowledge_base',
         'list_knowledge_base_files',
         'remove_file_from_knowledge_base',
+        'search_knowledge_base',
       ]);
       for (const tool of all) {
         expect(tool.description.length).toBeGreaterThan(40);

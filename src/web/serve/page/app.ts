@@ -85,6 +85,12 @@ class AssistantView {
         this.#text = undefined;
         break;
       }
+      case 'source': {
+        // The document a search result drew on, under the call that found it.
+        const box = this.#tools.get(event.toolCallId) ?? this.li;
+        box.append(el('p', 'source', `Source: ${event.title}`));
+        break;
+      }
       case 'hosted-tool-call':
         this.#tool(event.toolCallId, event.name ?? event.toolType, event.arguments ?? '');
         break;
