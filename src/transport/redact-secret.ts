@@ -13,7 +13,7 @@ function encodedForms(secret: string): string[] {
   forms.add(secret.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
   const url = encodeURIComponent(secret);
   forms.add(url);
-  forms.add(url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()));
+  forms.add(url.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()));
   forms.add(url.replaceAll('%20', '+'));
   const bytes = Buffer.from(secret, 'utf8');
   for (let offset = 0; offset < 3; offset++) {
