@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { type ChatHandlerOptions, createChatHandler } from '../../src/web/create-chat-handler.js';
+import { randomRequest, seededRandom } from '../helpers/fuzz-requests.js';
 import { sendRawRequest } from '../helpers/send-raw-request.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
@@ -155,6 +156,30 @@ describe('createChatHandler on a plain Node server', () => {
       });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { message: string } }).error.message).toContain(field);
+    });
+  });
+
+  describe('when fuzzed with random methods, paths, headers and bodies', () => {
+    it('should answer every request without a 500, report no error and keep serving', async () => {
+      const { port, errors } = await start();
+      const random = seededRandom(24);
+      const paths = [
+        '/api',
+        '/api/chat',
+        '/api/ui',
+        '/api/runs/r1/approvals',
+        '/api/runs/r1/events',
+        '/api/sessions/s1',
+        '/',
+      ];
+      for (let i = 0; i < 300; i++) {
+        const request = randomRequest(random, paths);
+        const { status } = await sendRawRequest(port, request);
+        expect(status, JSON.stringify(request).slice(0, 300)).toBeGreaterThanOrEqual(400);
+        expect(status, JSON.stringify(request).slice(0, 300)).toBeLessThan(500);
+      }
+      expect(errors).toEqual([]);
+      expect((await sendRawRequest(port, { target: '/api/sessions/none' })).status).toBe(404);
     });
   });
 });
