@@ -101,9 +101,8 @@ function limitedBody(req: IncomingMessage, maxBytes: number): ReadableStream<Uin
         controller.error(error);
       }
     },
-    async cancel() {
-      await chunks.return?.();
-    },
+    // A reader that stops early leaves the rest unread: `handleNodeRequest` closes the connection after
+    // the answer (ending the iterator here would destroy the socket before the answer is written).
   });
 }
 

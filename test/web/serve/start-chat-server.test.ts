@@ -19,7 +19,7 @@ beforeAll(async () => {
   server = await startChatServer({
     client,
     port: 0,
-    agent: createServeAgent({ model: 'svc-3.5-flash', tools: [] }),
+    agent: createServeAgent({ model: 'svc-3.5-flash', tools: [], instructions: 'Answer briefly.' }),
   });
   port = Number(new URL(server.url).port);
 });
