@@ -51,6 +51,8 @@ export interface McpHttpServeOptions {
   allowedHosts?: readonly string[];
   /** A session with no request for this long is closed. @default 1_800_000 (30 minutes) */
   sessionIdleMs?: number;
+  /** A POST body past this many bytes is answered 413 without being buffered. @default 4 MiB */
+  maxBodyBytes?: number;
 }
 
 interface Session {
@@ -70,7 +72,13 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
  * that opened them, and idle sessions closed after `sessionIdleMs`.
  */
 export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHttpEndpoint> {
-  const { createSession, port = 3000, host = '127.0.0.1', sessionIdleMs = 1_800_000 } = options;
+  const {
+    createSession,
+    port = 3000,
+    host = '127.0.0.1',
+    sessionIdleMs = 1_800_000,
+    maxBodyBytes = 4 * 1024 * 1024,
+  } = options;
   const tokens = options.token === undefined ? [] : [options.token].flat();
   if (tokens.some((token) => token.length === 0))
     throw new TypeError('serveMcpHttp: a token must not be empty');
@@ -97,13 +105,24 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
       res.setHeader('www-authenticate', 'Bearer');
       return reply(res, 401, 'unauthorized: send Authorization: Bearer <token>');
     }
+    // Read here, capped, rather than by the SDK, which would buffer any size.
+    let body: unknown;
+    if (req.method === 'POST') {
+      const raw = await readCapped(req, maxBodyBytes);
+      if (raw === undefined) return reply(res, 413, `body: larger than the limit of ${maxBodyBytes} bytes`);
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return reply(res, 400, 'Parse error: the body is not JSON');
+      }
+    }
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);
       // Another client's session is as unknown as a made-up id.
       if (!session || session.owner !== owner) return reply(res, 404, 'session not found');
       session.idleTimer.refresh();
-      return session.transport.handleRequest(req, res);
+      return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return reply(res, 400, 'no mcp-session-id: start with an initialize POST');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -121,7 +140,7 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
       if (transport.sessionId) void endSession(transport.sessionId);
     };
     await createSession().connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   };
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -167,6 +186,26 @@ function refuseHost(req: IncomingMessage, hosts: string[], origins: string[]): s
   return undefined;
 }
 
+/** The body, or `undefined` once it passes `maxBytes` (declared or sent); reading stops there. */
+function readCapped(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      // Paused, not destroyed: the 413 still has to be written on this connection.
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
 function bearerOf(req: IncomingMessage): string {
   return /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
 }
@@ -183,6 +222,11 @@ function tokenIndex(given: string, tokens: readonly string[]): number | undefine
 }
 
 function reply(res: ServerResponse, status: number, message: string): void {
+  // A request whose body was not read whole: close its connection after the answer.
+  if (!res.req.complete) {
+    res.setHeader('connection', 'close');
+    res.once('finish', () => res.req.destroy());
+  }
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }

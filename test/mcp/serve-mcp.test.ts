@@ -135,6 +135,30 @@ describe('serveMcpHttp', () => {
     });
   });
 
+  describe('when a body passes maxBodyBytes', () => {
+    it('should answer 413 without reading it, and keep serving', async () => {
+      const { url } = await start({ maxBodyBytes: 1024 });
+      const port = Number(new URL(url).port);
+      const declared = await sendRawRequest(port, {
+        method: 'POST',
+        target: '/mcp',
+        headers: { ...mcpHeaders, 'content-length': String(64 * 1024 * 1024) },
+        body: '{',
+      });
+      expect(declared.status).toBe(413);
+      const chunk = 'x'.repeat(800);
+      const chunked = await sendRawRequest(port, {
+        method: 'POST',
+        target: '/mcp',
+        headers: { ...mcpHeaders, 'transfer-encoding': 'chunked' },
+        body: `${[chunk, chunk].map((c) => `${c.length.toString(16)}\r\n${c}\r\n`).join('')}0\r\n\r\n`,
+      });
+      expect(chunked.status).toBe(413);
+      const { client } = await connect(url);
+      expect((await client.listTools()).tools).toHaveLength(2);
+    });
+  });
+
   describe('when a session stays idle', () => {
     it('should close it after sessionIdleMs', async () => {
       const { url } = await start({ sessionIdleMs: 200 });
