@@ -163,7 +163,11 @@ export class RunState {
       throw new RunStateError(`RunState.fromJSON: invalid state: ${issues.join('; ')}`);
     }
     const json = parsed.data;
-    const missing = json.pendingToolCalls.filter((call) => !agent.hasFunctionTool(call.toolName));
+    const ledger = ToolCallLedger.fromJSON(json.ledger);
+    // A call already answered (an unknown tool's error, a finished call) needs no tool to resume.
+    const missing = json.pendingToolCalls.filter(
+      (call) => !agent.hasFunctionTool(call.toolName) && ledger.get(call.toolCallId) === undefined,
+    );
     if (missing.length > 0) {
       throw new RunStateError(
         `RunState.fromJSON: the agent has no tool ${missing.map((call) => `"${call.toolName}"`).join(', ')} that the saved run waits on`,
@@ -182,7 +186,7 @@ export class RunState {
         else delete pending.subRun;
         return pending;
       }),
-      ledger: ToolCallLedger.fromJSON(json.ledger),
+      ledger,
       outputRepairs: json.outputRepairs,
     });
   }

@@ -1,3 +1,4 @@
+import { createRedactor } from '../transport/redact-secret.js';
 import { CliUsageError } from './cli-usage-error.js';
 
 /** What the CLI prints for a failure, and the exit code it returns. */
@@ -77,10 +78,10 @@ function describe(error: ErrorLike, env: NodeJS.ProcessEnv): string {
 export function formatCliError(error: unknown, env: NodeJS.ProcessEnv = process.env): FormattedCliError {
   const like: ErrorLike =
     typeof error === 'object' && error !== null ? (error as ErrorLike) : { message: String(error) };
-  let text = oneLine(describe(like, env));
-  const key = env.SVC_API_KEY;
-  if (key && key.length >= 4) text = text.split(key).join('***');
-  const requestId = typeof like.requestId === 'string' && like.requestId ? like.requestId : undefined;
+  // The same redaction as the transport's, again here: an error may come from elsewhere (a tool, a store).
+  const redact = createRedactor(env.SVC_API_KEY ?? '');
+  let text = redact(oneLine(describe(like, env)));
+  const requestId = typeof like.requestId === 'string' && like.requestId ? redact(like.requestId) : undefined;
   const parseArgsError = typeof like.code === 'string' && like.code.startsWith('ERR_PARSE_ARGS');
   // node:util parseArgs explains at length how to pass '--'; the first sentence says what is wrong.
   if (parseArgsError) text = text.split('. ')[0] ?? text;

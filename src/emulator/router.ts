@@ -1,3 +1,4 @@
+import { invalidParams } from './errors.js';
 import type { RouteHandler } from './route-context.js';
 import { chatCompletions } from './routes/chat.js';
 import { deleteFile, fileContent, listFiles, retrieveFile, uploadFile } from './routes/files.js';
@@ -72,7 +73,12 @@ export function matchRoute(
     const names = Object.entries(PARAM_NAMES).find(([prefix]) => path.startsWith(prefix))?.[1] ?? [];
     const params: Record<string, string> = {};
     match.slice(1).forEach((value, i) => {
-      params[names[i] ?? String(i)] = decodeURIComponent(value);
+      const name = names[i] ?? String(i);
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch {
+        throw invalidParams(`${name}: bad percent-encoding in the path`);
+      }
     });
     return { handler: r.handler, params };
   }

@@ -5,6 +5,14 @@ import { checkAuth } from './auth.js';
 import { EmulatorHttpError, errorBody } from './errors.js';
 import { FaultBook, sleep } from './faults.js';
 import { json, type Reply } from './reply.js';
+import {
+  checkControlRequest,
+  MAX_JSON_DEPTH,
+  maxBodyBytes,
+  nestsDeeperThan,
+  readCappedBody,
+  requestURL,
+} from './request-guards.js';
 import type { ImageCache, RouteContext } from './route-context.js';
 import { matchRoute } from './router.js';
 import { controlRoute } from './routes/control.js';
@@ -13,8 +21,6 @@ import { EmulatorState } from './state.js';
 import type { Emulator, EmulatorFault, EmulatorOptions, RecordedRequest, ScriptedAnswer } from './types.js';
 import { faultReply, writeReply } from './write-reply.js';
 
-// 128 MB storage uploads plus multipart framing.
-const MAX_BODY_BYTES = 129 * 1024 * 1024;
 const HIDDEN_HEADERS = new Set(['authorization', 'x-api-key']);
 // A long-running emulator (the CLI) must not grow without bound: keep the most recent requests only.
 const MAX_RECORDED = 10_000;
@@ -52,8 +58,31 @@ export async function startEmulator({
     setFaults: (next: EmulatorFault[]) => faultBook.set(next),
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://emulator');
+  /**
+   * Checks what the headers alone can decide (the target, the key, a control request's Host, Origin and
+   * type) before reading the body, which is capped; a refused request's connection closes after the answer.
+   */
+  async function accept(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let url: URL;
+    let raw: Buffer;
+    try {
+      url = requestURL(req.url);
+      const control = url.pathname.startsWith('/__emulator/');
+      if (control) checkControlRequest(req, host);
+      else checkAuth(req.headers, url.pathname, apiKey);
+      raw = await readCappedBody(req, maxBodyBytes(req, control));
+    } catch (error) {
+      if (!req.complete) {
+        res.setHeader('connection', 'close');
+        res.once('finish', () => req.destroy());
+      }
+      await writeReply(res, errorReply(error), undefined);
+      return;
+    }
+    await handle(req, res, url, raw);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL, raw: Buffer): Promise<void> {
     const method = req.method ?? 'GET';
     // No trailing-slash folding: the service answers 404 for `GET /v1/models/` and `/v1/vector_stores/`.
     const path = url.pathname;
@@ -81,7 +110,6 @@ export async function startEmulator({
       if (path.startsWith('/__emulator/')) {
         reply = controlRoute(ctx, hooks);
       } else {
-        checkAuth(req.headers, path, apiKey);
         recorded.push(record(method, path, url, req, body, raw));
         if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED);
         fault = faultBook.pick(method, path, headerValue(req.headers['x-emulator-fault']));
@@ -102,21 +130,7 @@ export async function startEmulator({
 
   const server = createServer((req, res) => {
     res.setHeader('X-Trace-Id', `trace-${tracePrefix}-${(++traceCounter).toString(16)}`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (tooLarge) {
-        void writeReply(res, json(errorBody('Request body too large', 'request_too_large'), 413), undefined);
-        return;
-      }
-      handle(req, res, Buffer.concat(chunks)).catch(() => res.destroy());
-    });
+    accept(req, res).catch(() => res.destroy());
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -156,14 +170,22 @@ function parseBody(req: IncomingMessage, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   const type = String(req.headers['content-type'] ?? '');
   if (type.startsWith('multipart/')) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(raw.toString('utf8'));
   } catch {
     if (type.includes('json') || req.method === 'POST') {
       throw new EmulatorHttpError(400, 'request_params_invalid', 'body: not valid JSON');
     }
     return undefined;
   }
+  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH))
+    throw new EmulatorHttpError(
+      400,
+      'request_params_invalid',
+      `body: nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  return parsed;
 }
 
 function record(
@@ -193,6 +215,9 @@ function errorReply(error: unknown): Reply {
   if (error instanceof EmulatorHttpError) {
     return json(errorBody(error.message, error.type), error.status, error.headers);
   }
+  // A recursive JSON Schema (`$ref` cycles) overflows the stack of whatever walks it: the request's fault.
+  if (error instanceof RangeError && /call stack/i.test(error.message))
+    return json(errorBody('body: recursive or too deeply nested to process', 'request_params_invalid'), 400);
   const message = error instanceof Error ? error.message : String(error);
   return json(errorBody(`Emulator internal error: ${message}`, 'internal_error'), 500);
 }

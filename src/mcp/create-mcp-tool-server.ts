@@ -22,6 +22,13 @@ export interface McpToolServerOptions {
   name?: string;
   /** Server version in the MCP handshake. @default '0.1.0' */
   version?: string;
+  /**
+   * What a call of a tool that needs approval (`needsApproval` not `false`) does: MCP has no approval
+   * step of ours, so by default it is refused with an `isError` result; `'run'` runs it (the MCP client
+   * confirms it with its user, as it does for any `destructiveHint` tool). Such tools are always listed
+   * with `destructiveHint: true`. @default 'refuse'
+   */
+  approvalTools?: 'refuse' | 'run';
 }
 
 /**
@@ -31,11 +38,19 @@ export interface McpToolServerOptions {
  * would read, so the server keeps serving. Object results are also sent as `structuredContent`.
  */
 export function createMcpToolServer(options: McpToolServerOptions): Server {
-  const { tools, annotations = {}, client, name = 'svc-agents', version = '0.1.0' } = options;
+  const {
+    tools,
+    annotations = {},
+    client,
+    name = 'svc-agents',
+    version = '0.1.0',
+    approvalTools = 'refuse',
+  } = options;
   const toolSet = createToolSet(tools);
   const server = new Server({ name, version }, { capabilities: { tools: {} } });
   const listed = tools.map((tool) => {
-    const hints = annotations[tool.name];
+    const given = annotations[tool.name];
+    const hints = needsApproval(tool) ? { ...given, readOnlyHint: false, destructiveHint: true } : given;
     return {
       name: tool.name,
       description: tool.description,
@@ -45,6 +60,13 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = tools.find((candidate) => candidate.name === request.params.name);
+    if (tool && needsApproval(tool) && approvalTools === 'refuse') {
+      const text =
+        `Tool ${tool.name} needs approval, which this MCP server cannot ask for, so it was not run. ` +
+        'Start the server with --allow-approval-tools (approvalTools: "run") to run it on the client\'s confirmation.';
+      return { content: [{ type: 'text', text }], isError: true };
+    }
     const outcome = await executeToolCall({
       toolSet,
       call: {
@@ -62,4 +84,9 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     return structured ? { content, structuredContent: output as Record<string, unknown> } : { content };
   });
   return server;
+}
+
+/** A tool that an agent runs only after a human approves (a policy function may approve some calls). */
+function needsApproval(tool: Tool): boolean {
+  return tool.needsApproval !== false;
 }

@@ -16,5 +16,5 @@ export type {
   McpToolApproval,
 } from './mcp-server-options.js';
 export type { McpToolNaming } from './mcp-tool-name.js';
-export { type McpHttpEndpoint, serveMcpHttp, serveMcpStdio } from './serve-mcp.js';
+export { type McpHttpEndpoint, type McpHttpServeOptions, serveMcpHttp, serveMcpStdio } from './serve-mcp.js';
 export { type SvcMcpToolsOptions, svcMcpTools } from './svc-mcp-tools.js';

@@ -32,8 +32,9 @@ const hints: Record<string, ToolAnnotations> = {
 
 /**
  * The svc tools `svc-agents mcp serve` offers: knowledge bases (including a retrieval search answered by
- * the service), files (uploads only from `root`), with MCP annotations. MCP clients confirm calls with
- * their user, so tools that need approval in an agent are listed and run when called.
+ * the service), files (uploads only from `root`), with MCP annotations. Tools that need approval in an
+ * agent (removing and deleting) are destructive: `createMcpToolServer` refuses their calls unless told
+ * to run them.
  */
 export function svcMcpTools(
   client: SvcClient,

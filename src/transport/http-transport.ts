@@ -6,9 +6,10 @@ import { defaultTransportOptions, type TransportOptions } from './client-options
 import { createAPIError, InvalidResponseError } from './errors/api-error.js';
 import type { HttpRequest, SseResponse } from './http-request.js';
 import { mapTransportError } from './map-transport-error.js';
+import { createRedactor, type Redact } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
 import { SseResponseHandler } from './sse-response-handler.js';
-import { buildURL, headerValue, lowerCaseKeys, redactSecret, toUndiciFormData } from './utils.js';
+import { buildURL, headerValue, lowerCaseKeys, toUndiciFormData } from './utils.js';
 
 /**
  * Sends requests to the service over one keep-alive undici Agent: bearer auth, JSON or multipart bodies,
@@ -26,6 +27,8 @@ export class HttpTransport {
   /** Largest single stream event accepted, in bytes. */
   readonly maxStreamEventBytes: number | undefined;
   readonly #apiKey: string;
+  /** Masks the key in everything a server sends back, before any of it reaches an error. */
+  readonly #redact: Redact;
   readonly #defaultHeaders: Record<string, string>;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
@@ -41,6 +44,7 @@ export class HttpTransport {
     this.maxRetries = options.maxRetries ?? defaultTransportOptions.maxRetries;
     this.maxStreamEventBytes = options.maxStreamEventBytes;
     this.#apiKey = options.apiKey;
+    this.#redact = createRedactor(options.apiKey);
     this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders ?? {});
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
@@ -94,9 +98,9 @@ export class HttpTransport {
       if (!guard.userAborted) this.#dispatch(req, false, handler);
       const response = await handler.response;
       this.#throwIfErrorStatus(response);
-      return parseBody<T>(response, req.responseType ?? 'json', this.#apiKey);
+      return parseBody<T>(response, req.responseType ?? 'json', this.#redact);
     } catch (error) {
-      throw mapTransportError(error, guard, this.#apiKey);
+      throw mapTransportError(error, guard, this.#redact);
     } finally {
       guard.release();
     }
@@ -107,10 +111,10 @@ export class HttpTransport {
    * head, then the silence between reads of the body (an idle timeout, restarted by every read).
    */
   async #streamOnce(req: HttpRequest): Promise<SseResponse> {
-    const apiKey = this.#apiKey;
+    const redact = this.#redact;
     const guard = new AttemptGuard(req.timeout ?? this.timeout, req.signal);
     const handler = new SseResponseHandler({
-      mapError: (error) => mapTransportError(error, guard, apiKey, 'Stream interrupted'),
+      mapError: (error) => mapTransportError(error, guard, redact, 'Stream interrupted'),
       onFinish: () => guard.release(),
       onActivity: () => guard.restartTimer(),
       onPause: () => guard.stopTimer(),
@@ -128,15 +132,15 @@ export class HttpTransport {
       guard.restartTimer();
       return {
         events: handler.events,
-        requestId: headerValue(head.headers['x-trace-id']),
+        requestId: redactedHeader(head.headers['x-trace-id'], redact),
         abort: (reason) => guard.abortByUser(reason),
         close: () => handler.close(),
         ended: () => (handler.sawDone ? 'done' : 'eof'),
-        redact: (text) => redactSecret(text, apiKey),
+        redact,
       };
     } catch (error) {
       guard.release();
-      throw mapTransportError(error, guard, apiKey);
+      throw mapTransportError(error, guard, redact);
     }
   }
 
@@ -156,12 +160,12 @@ export class HttpTransport {
   /** A 2xx answering a streamed request with something that is not an event stream. */
   #notEventStreamError(response: BufferedResponse): InvalidResponseError {
     const type = headerValue(response.headers['content-type']) ?? '(none)';
-    const snippet = redactSecret(response.text.slice(0, 200).replace(/\s+/g, ' ').trim(), this.#apiKey);
+    const snippet = this.#redact(response.text).slice(0, 200).replace(/\s+/g, ' ').trim();
     return new InvalidResponseError(
       `${response.statusCode} response to a streamed request is not an event stream (content-type ${type}): ${snippet || '(empty body)'}`,
       {
         status: response.statusCode,
-        requestId: headerValue(response.headers['x-trace-id']),
+        requestId: redactedHeader(response.headers['x-trace-id'], this.#redact),
         body: snippet,
       },
     );
@@ -169,7 +173,7 @@ export class HttpTransport {
 
   #throwIfErrorStatus(response: BufferedResponse): void {
     if (response.statusCode >= 200 && response.statusCode < 300) return;
-    throw createAPIError(response.statusCode, redactSecret(response.text, this.#apiKey), response.headers);
+    throw createAPIError(response.statusCode, response.text, response.headers, this.#redact);
   }
 
   #headers(req: HttpRequest, stream: boolean): Record<string, string> {
@@ -203,7 +207,7 @@ function encodeBody(req: HttpRequest): string | ReturnType<typeof toUndiciFormDa
   return req.body === undefined ? undefined : JSON.stringify(req.body);
 }
 
-function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text', apiKey: string): T {
+function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text', redact: Redact): T {
   const { text } = response;
   if (responseType === 'text') return text as T;
   if (text === '') return undefined as T;
@@ -211,12 +215,18 @@ function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text',
     return JSON.parse(text) as T;
   } catch {
     // The server's text may echo the key; the parser's message quotes it too, so it is not kept as cause.
-    const snippet = redactSecret(text.slice(0, 200).replace(/\s+/g, ' '), apiKey);
+    const snippet = redact(text).slice(0, 200).replace(/\s+/g, ' ');
     throw new InvalidResponseError(`${response.statusCode} response body is not valid JSON: ${snippet}`, {
       status: response.statusCode,
       type: 'invalid_response_body',
-      requestId: headerValue(response.headers['x-trace-id']),
+      requestId: redactedHeader(response.headers['x-trace-id'], redact),
       body: snippet,
     });
   }
+}
+
+/** A response header's first value with the key masked (a server may echo it in `X-Trace-Id`). */
+function redactedHeader(value: string | string[] | undefined, redact: Redact): string | undefined {
+  const first = headerValue(value);
+  return first === undefined ? undefined : redact(first);
 }

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from './errors/api-error.js';
-import { redactSecret } from './utils.js';
+import type { Redact } from './redact-secret.js';
 
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -17,7 +17,7 @@ export interface AttemptState {
 export function mapTransportError(
   error: unknown,
   state: AttemptState,
-  apiKey: string,
+  redact: Redact,
   context = 'Connection error',
 ): APIError {
   if (state.userAborted) {
@@ -29,5 +29,5 @@ export function mapTransportError(
   if (typeof code === 'string' && timeoutCodes.has(code))
     return new APITimeoutError(undefined, { cause: error });
   const detail = error instanceof Error ? error.message : String(error);
-  return new APIConnectionError(redactSecret(`${context}: ${detail}`, apiKey), { cause: error });
+  return new APIConnectionError(redact(`${context}: ${detail}`), { cause: error });
 }

@@ -12,11 +12,6 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** Replaces every occurrence of `secret` in `text` with `***` (a server may echo the key in an error). */
-export function redactSecret(text: string, secret: string): string {
-  return secret.length >= 4 && text.includes(secret) ? text.split(secret).join('***') : text;
-}
-
 /** Joins the base path, a versioned path and the query (leaving out `undefined` values) into one URL path. */
 export function buildURL(
   baseURL: string,

@@ -7,11 +7,12 @@ import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 import { toSseResponse } from '../transport/sse/sse-writer.js';
 import { type ApprovalDecision, applyDecisions } from './apply-decisions.js';
 import { type ChatStore, createMemoryChatStore } from './chat-store.js';
-import { handleNodeRequest } from './handle-node-request.js';
+import { handleNodeRequest, requestPathname } from './handle-node-request.js';
+import { defaultMaxBodyBytes, readJsonObject } from './request-body.js';
 import { RunLog } from './run-log.js';
 import { parseUIChatRequest, uiFramesFromLog } from './ui-chat-request.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
-import { ChatRequestError, errorResponse, jsonResponse, readJsonObject } from './web-error.js';
+import { ChatRequestError, errorResponse, jsonResponse } from './web-error.js';
 
 /** The agent of a chat: one for all sessions, or one per session (e.g. with the session's tools). */
 export type ChatAgent =
@@ -32,6 +33,16 @@ export interface ChatHandlerOptions {
   abandonAfterMs?: number;
   /** How long the events of an ended run stay available for reconnects. @default 300_000 */
   keepEndedRunsMs?: number;
+  /**
+   * Decides whether a request may use the routes, before its body is read: `true` lets it through,
+   * `false` answers 401, a `Response` is answered as is. Without it the routes are open to whoever
+   * reaches them. @example authorize: (request) => request.headers.get('authorization') === `Bearer ${token}`
+   */
+  authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
+  /** A request body past this many bytes is answered 413 without being buffered. @default 4 MiB */
+  maxBodyBytes?: number;
+  /** Told about a failure of the handler itself, which is answered 500. @default console.error */
+  onError?: (error: unknown) => void;
   /** Test seams. */
   _internal?: { generateId?: () => string };
 }
@@ -77,6 +88,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     sse = {},
     abandonAfterMs = 60_000,
     keepEndedRunsMs = 300_000,
+    authorize,
+    maxBodyBytes = defaultMaxBodyBytes,
+    onError = console.error,
   } = options;
   const generateId = options._internal?.generateId ?? randomUUID;
   const base = basePath.replace(/\/+$/, '');
@@ -167,7 +181,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   }
 
   async function postChat(request: Request): Promise<Response> {
-    const body = await readJsonObject(request);
+    const body = await readJsonObject(request, maxBodyBytes);
     const { message, sessionId: given } = body;
     if (typeof message !== 'string' || message.trim() === '')
       throw new ChatRequestError({ status: 400, message: 'message: required non-empty string' });
@@ -180,13 +194,13 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   }
 
   async function postApprovals(request: Request, runId: string): Promise<Response> {
-    const body = await readJsonObject(request);
+    const body = await readJsonObject(request, maxBodyBytes);
     return streamRun(await resume(runId, body.decisions));
   }
 
   /** `useChat`'s request: a new message, or approval responses for the chat's paused run. */
   async function postUI(request: Request): Promise<Response> {
-    const parsed = parseUIChatRequest(await readJsonObject(request));
+    const parsed = parseUIChatRequest(await readJsonObject(request, maxBodyBytes));
     const { sessionId } = parsed;
     let runId: string;
     if (parsed.kind === 'message') runId = await beginMessage(sessionId, parsed.text);
@@ -246,15 +260,25 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     matches,
     async fetch(request) {
       try {
+        if (authorize) {
+          const verdict = await authorize(request);
+          if (verdict instanceof Response) return verdict;
+          if (verdict !== true)
+            throw new ChatRequestError({
+              status: 401,
+              message: 'authorization: this request is not allowed',
+            });
+        }
         return await route(request);
       } catch (error) {
+        if (!(error instanceof ChatRequestError)) onError(error);
         return errorResponse(error);
       }
     },
     async node(req, res, next) {
-      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-      if (!matches(pathname) && next) return next();
-      await handleNodeRequest(handler.fetch, req, res);
+      const pathname = requestPathname(req.url);
+      if (pathname !== undefined && !matches(pathname) && next) return next();
+      await handleNodeRequest(handler.fetch, req, res, { maxBodyBytes, onError });
     },
     close() {
       for (const run of runs.values()) run.log.abort(new Error('The chat handler closed.'));

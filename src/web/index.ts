@@ -15,7 +15,7 @@ export {
   type ChatHandlerOptions,
   createChatHandler,
 } from './create-chat-handler.js';
-export { handleNodeRequest } from './handle-node-request.js';
+export { handleNodeRequest, type NodeRequestOptions } from './handle-node-request.js';
 export { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
 export {
   pipeUIMessageStream,

@@ -35,8 +35,19 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
       status: 400,
       message: 'messages: must be a non-empty array of UI messages',
     });
-  const last = messages.at(-1) as { role?: unknown; parts?: unknown };
+  const at = messages.length - 1;
+  const last = messages[at] as { role?: unknown; parts?: unknown };
+  if (!isObject(last))
+    throw new ChatRequestError({ status: 400, message: `messages[${at}]: must be a UI message object` });
   const parts = (Array.isArray(last.parts) ? last.parts : []) as UIPart[];
+  const badPart = parts.findIndex(
+    (part) => !isObject(part) || (part.approval != null && !isObject(part.approval)),
+  );
+  if (badPart !== -1)
+    throw new ChatRequestError({
+      status: 400,
+      message: `messages[${at}].parts[${badPart}]: must be an object (its approval too)`,
+    });
   if (last.role === 'user') {
     const text = parts
       .filter((part) => part.type === 'text' && typeof part.text === 'string')
@@ -75,3 +86,6 @@ export async function* uiFramesFromLog(
   }
   yield { data: '[DONE]' };
 }
+
+const isObject = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

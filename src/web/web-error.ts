@@ -25,16 +25,3 @@ export function errorResponse(error: unknown): Response {
     return jsonResponse(error.status, { error: { message: error.message } });
   return jsonResponse(500, { error: { message: 'Internal error of the chat handler.' } });
 }
-
-/** The request body as a JSON object, or a 400 naming what is wrong. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ChatRequestError({ status: 400, message: 'body: must be a JSON object' });
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ChatRequestError({ status: 400, message: 'body: must be a JSON object' });
-  return body as Record<string, unknown>;
-}

@@ -7,9 +7,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { eventually } from '../helpers/eventually.js';
+import { memoryIo } from '../helpers/memory-io.js';
 import { childEnv, cliMain, tsxImport } from '../helpers/run-cli-process.js';
 
 const userTools = fileURLToPath(new URL('../mcp/fixtures/user-tools.ts', import.meta.url));
+const noisyTools = fileURLToPath(new URL('../mcp/fixtures/noisy-tools.ts', import.meta.url));
 type Result = {
   content: Array<{ type: string; text: string }>;
   isError?: boolean;
@@ -50,7 +54,7 @@ describe('svc-agents mcp serve', () => {
   describe('when served over stdio on the embedded emulator', () => {
     let server: Awaited<ReturnType<typeof startStdio>>;
     beforeAll(async () => {
-      server = await startStdio(['--tools', userTools]);
+      server = await startStdio(['--tools', `${userTools},${noisyTools}`]);
     }, 30_000);
     afterAll(() => server?.client.close());
 
@@ -111,13 +115,35 @@ describe('svc-agents mcp serve', () => {
       // Anything but protocol on stdout would have been a parse error here.
       expect(server.errors).toEqual([]);
     });
+
+    it("should send a --tools module's stdout to stderr and keep the protocol stream clean", async () => {
+      expect((await callTool(server.client, 'whisper', { text: 'HeLLo' })).content[0]?.text).toBe('hello');
+      expect(server.errors).toEqual([]);
+      // stderr is a separate pipe: its lines may arrive after the result.
+      await eventually(async () => server.stderr().includes('noisy-tools: a raw write'));
+      expect(server.stderr()).toContain('noisy-tools: loaded');
+      expect(server.stderr()).toContain('noisy-tools: whispering HeLLo');
+    });
+
+    it('should list a tool that needs approval as destructive and refuse its calls', async () => {
+      const { tools } = await server.client.listTools();
+      expect(tools.find((tool) => tool.name === 'wipe')?.annotations).toMatchObject({
+        destructiveHint: true,
+      });
+      const refused = await callTool(server.client, 'wipe');
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]?.text).toContain('--allow-approval-tools');
+    });
   });
 
   describe('when --read-only is given', () => {
     it('should leave out every tool that changes or deletes something', async () => {
-      const server = await startStdio(['--read-only']);
+      const server = await startStdio(['--read-only', '--tools', noisyTools]);
       try {
-        const { tools } = await server.client.listTools();
+        const { tools: all } = await server.client.listTools();
+        // The module's tool that needs approval is left out; its other tool is the user's to judge.
+        expect(all.map((tool) => tool.name)).toContain('whisper');
+        const tools = all.filter((tool) => tool.name !== 'whisper');
         expect(tools.map((tool) => tool.name).sort()).toEqual([
           'get_file',
           'get_knowledge_base',
@@ -128,6 +154,26 @@ describe('svc-agents mcp serve', () => {
           'search_knowledge_base',
         ]);
         expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+      } finally {
+        await server.client.close();
+      }
+    }, 30_000);
+  });
+
+  describe('when --http binds an address other than loopback without a token', () => {
+    it('should fail with a usage error naming --token', async () => {
+      const io = memoryIo();
+      const code = await runCli(['mcp', 'serve', '--http', '--port', '0', '--host', '0.0.0.0'], io);
+      expect(code).not.toBe(0);
+      expect(io.err()).toContain('--token');
+    });
+  });
+
+  describe('when --allow-approval-tools is given', () => {
+    it('should run a --tools module tool that needs approval', async () => {
+      const server = await startStdio(['--tools', noisyTools, '--allow-approval-tools']);
+      try {
+        expect((await callTool(server.client, 'wipe')).content[0]?.text).toBe('wiped');
       } finally {
         await server.client.close();
       }

@@ -113,4 +113,28 @@ describe('README web section', () => {
     expect(await run.sessionId).toBe('demo-session');
     chat.close();
   });
+
+  it('should refuse what the authorize hook refuses, before reading the body', async () => {
+    const sessionToken = 'token-of-this-user';
+    // #region web-chat-authorize
+    const chat = createChatHandler({
+      agent,
+      // Runs before the body is read: true lets the request in, false answers 401, a Response is sent as is.
+      authorize: (request) => request.headers.get('authorization') === `Bearer ${sessionToken}`,
+      maxBodyBytes: 1024 * 1024, // larger bodies get 413 (default 4 MiB)
+    });
+    // #endregion
+    const base = await listen(createServer((req, res) => chat.node(req, res)));
+    const body = JSON.stringify({ message: 'Hello!' });
+    const refused = await fetch(`${base}/api/chat`, { method: 'POST', body });
+    expect(refused.status).toBe(401);
+    const allowed = await fetch(`${base}/api/chat`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${sessionToken}` },
+    });
+    expect(allowed.status).toBe(200);
+    await allowed.text();
+    chat.close();
+  });
 });

@@ -3,8 +3,12 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/api/svc-client.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';
+import { leaksKey } from '../helpers/leaks-key.js';
 
-const apiKey = 'sk-sweep-secret-5a5a5a5a5a5a';
+// A '/' and a '+' so the JSON-escaped, URL-encoded and base64 forms all differ from the key itself.
+const apiKey = 'sk-sweep/secret+5a5a5a5a5a5a';
+const base64Within = (prefix: string) => Buffer.from(`${prefix}${apiKey}!`).toString('base64');
+
 const chunk = (delta: unknown) =>
   `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'svc-3.5-flash', choices: [{ index: 0, delta }] })}\n\n`;
 
@@ -26,6 +30,96 @@ for (const status of [400, 401, 402, 404, 429, 451, 500, 503]) {
   ]);
 }
 echoes.push(
+  [
+    'X-Trace-Id echoing the key on an error',
+    false,
+    (res) =>
+      res
+        .writeHead(500, { 'content-type': 'application/json', 'x-trace-id': `trace ${apiKey}` })
+        .end('{"error":{"message":"boom"}}'),
+  ],
+  [
+    'X-Trace-Id echoing the key on a stream that fails',
+    true,
+    (res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream', 'x-trace-id': apiKey })
+        .end('data: {"error":{"message":"boom","type":"server_error"}}\n\n'),
+  ],
+  [
+    'key across the 200th character of a body that is not JSON',
+    false,
+    (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`${'x'.repeat(190)}${apiKey}`),
+  ],
+  [
+    'key across the 200th character of a stream event',
+    true,
+    (res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(`data: ${'x'.repeat(190)}${apiKey}\n\n`),
+  ],
+  [
+    'key across the cut of an HTML error page',
+    false,
+    (res) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<p>${'x'.repeat(292)}${apiKey}</p>`),
+  ],
+  [
+    'JSON-escaped key in an error message',
+    false,
+    (res) =>
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(`{"error":{"message":"key ${apiKey.replace('/', '\\/')}"}}`),
+  ],
+  [
+    'unicode-escaped key in an error message',
+    true,
+    (res) =>
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(`{"error":{"message":"${apiKey.replace('s', '\\u0073')}","type":"invalid_api_key"}}`),
+  ],
+  [
+    'JSON-escaped key in a stream error event',
+    true,
+    (res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(`data: {"error":{"message":"${apiKey.replace('/', '\\/')}","type":"server_error"}}\n\n`),
+  ],
+  ...['', 'a', 'ab'].map((prefix): (typeof echoes)[number] => [
+    `base64 of the key after ${prefix.length} bytes`,
+    false,
+    (res) =>
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(`{"error":{"message":"token ${base64Within(prefix)}"}}`),
+  ]),
+  [
+    'base64url of the key in an error page',
+    true,
+    (res) =>
+      res
+        .writeHead(503, { 'content-type': 'text/plain' })
+        .end(Buffer.from(`auth=${apiKey}`).toString('base64url')),
+  ],
+  [
+    'URL-encoded key in an error message',
+    false,
+    (res) =>
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(`{"error":{"message":"GET /?key=${encodeURIComponent(apiKey)}"}}`),
+  ],
+  [
+    'form-encoded key in an error page',
+    false,
+    (res) =>
+      res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end(new URLSearchParams({ key: apiKey }).toString()),
+  ],
   [
     '2xx body that is not JSON',
     false,
@@ -101,11 +195,11 @@ describe('key-leak sweep: no error from a server text carries the key', () => {
       JSON.stringify(error),
       inspect(error, { depth: 10, showHidden: true }),
     ]) {
-      expect(shown).not.toContain(apiKey);
+      expect(leaksKey(shown, apiKey), shown).toBe(false);
     }
     let cause = (error as { cause?: unknown }).cause;
     while (cause !== undefined) {
-      expect(inspect(cause, { depth: 10 })).not.toContain(apiKey);
+      expect(leaksKey(inspect(cause, { depth: 10 }), apiKey)).toBe(false);
       cause = (cause as { cause?: unknown }).cause;
     }
   });

@@ -246,7 +246,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     } catch {
       // Not kept as `cause`: the parser's message quotes the text, which may echo the key.
       throw new InvalidResponseError(
-        `The stream sent an event that is not JSON: ${this.#redact(data.slice(0, 200))}`,
+        `The stream sent an event that is not JSON: ${this.#redact(data).slice(0, 200)}`,
         { requestId: this.requestId },
       );
     }
@@ -255,11 +255,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     if (error && !(chunk as { choices?: unknown }).choices) {
       const headers: Record<string, string> = this.requestId ? { 'x-trace-id': this.requestId } : {};
       // Typed by what it says (`invalid_api_key` is an AuthenticationError), a server error otherwise.
-      throw createAPIError(statusOfStreamError(error), this.#redact(data), headers);
+      throw createAPIError(statusOfStreamError(error), data, headers, (text) => this.#redact(text));
     }
     if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
       throw new InvalidResponseError(
-        `The stream sent an event that is not a chunk object: ${this.#redact(data.slice(0, 200))}`,
+        `The stream sent an event that is not a chunk object: ${this.#redact(data).slice(0, 200)}`,
         { requestId: this.requestId },
       );
     }

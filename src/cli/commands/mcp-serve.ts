@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { Tool } from '../../tools/tool.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
@@ -9,7 +10,9 @@ import { defaultChatModel } from './utils.js';
 export const mcpServeCommand: CommandSpec = {
   path: ['mcp', 'serve'],
   summary: 'serve knowledge-base and file tools to MCP clients (stdio, or --http)',
-  usage: 'mcp serve [--root <dir>] [--read-only] [--tools <module>] [--http [--port <n>]]',
+  usage:
+    'mcp serve [--root <dir>] [--read-only] [--tools <module>] [--allow-approval-tools] ' +
+    '[--http [--port <n>] [--host <addr>] [--token <t>] [--allowed-hosts <list>]]',
   positionals: { min: 0, max: 0 },
   options: {
     root: {
@@ -23,6 +26,10 @@ export const mcpServeCommand: CommandSpec = {
       valueName: '<module>',
       description: 'also serve the defineTool tools this module exports (comma-separate several)',
     },
+    'allow-approval-tools': {
+      type: 'boolean',
+      description: 'run tools that need approval in an agent (refused by default) on the client confirmation',
+    },
     http: {
       type: 'boolean',
       description: 'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio',
@@ -32,6 +39,21 @@ export const mcpServeCommand: CommandSpec = {
       valueName: '<n>',
       description: 'port of --http, 0 for any free one (default 3000)',
     },
+    host: {
+      type: 'string',
+      valueName: '<addr>',
+      description: 'address --http binds (default 127.0.0.1; anything else needs --token)',
+    },
+    token: {
+      type: 'string',
+      valueName: '<t>',
+      description: 'bearer token every --http request must send (default: SVC_MCP_TOKEN)',
+    },
+    'allowed-hosts': {
+      type: 'string',
+      valueName: '<list>',
+      description: 'Host values --http accepts besides its own address (name:port, comma-separated)',
+    },
     model: {
       type: 'string',
       short: 'm',
@@ -40,9 +62,12 @@ export const mcpServeCommand: CommandSpec = {
     },
   },
   details:
-    'Over stdio only the MCP protocol goes to stdout; notices go to stderr. Without SVC_API_KEY the tools\n' +
-    'work on the embedded emulator. Destructive tools carry destructiveHint (MCP clients confirm calls with\n' +
-    'their user). A .ts --tools module needs a TypeScript-aware node (tsx).',
+    'Over stdio only the MCP protocol goes to stdout; notices, and whatever a --tools module prints, go to\n' +
+    'stderr. Without SVC_API_KEY the tools work on the embedded emulator. Destructive tools carry\n' +
+    'destructiveHint; tools that need approval in an agent are destructive, left out by --read-only and\n' +
+    'refused unless --allow-approval-tools. --http checks Host and Origin (DNS rebinding), closes idle\n' +
+    'sessions after 30 minutes, and with --token (or SVC_MCP_TOKEN) requires Authorization: Bearer <token>.\n' +
+    'A .ts --tools module needs a TypeScript-aware node (tsx).',
   async run(ctx, args) {
     const { values } = args;
     const port = values.port === undefined ? 3000 : Number(values.port);
@@ -52,20 +77,29 @@ export const mcpServeCommand: CommandSpec = {
         'mcp serve',
       );
     }
-    if (values.port !== undefined && !values.http)
-      throw new CliUsageError('--port needs --http', 'mcp serve');
+    for (const flag of ['port', 'host', 'token', 'allowed-hosts'])
+      if (values[flag] !== undefined && !values.http)
+        throw new CliUsageError(`--${flag} needs --http`, 'mcp serve');
+    const host = (values.host as string | undefined) ?? '127.0.0.1';
+    const token = (values.token as string | undefined) ?? ctx.io.env.SVC_MCP_TOKEN;
+    if (values.http && !isLoopback(host) && !token)
+      throw new CliUsageError(`--host ${host} is not loopback: set --token or SVC_MCP_TOKEN`, 'mcp serve');
+    const readOnly = values['read-only'] === true;
     const mcp = await loadMcp();
-    const userTools: Tool[] = [];
+    // Over stdio, stdout carries the protocol only: what a --tools module prints goes to stderr.
+    const protocolOut = values.http ? ctx.io.stdout : divertStdout(ctx);
+    const loaded: Tool[] = [];
     for (const specifier of String(values.tools ?? '')
       .split(',')
       .filter(Boolean)) {
-      userTools.push(...(await mcp.loadToolModule(specifier.trim(), ctx.io.cwd)));
+      loaded.push(...(await mcp.loadToolModule(specifier.trim(), ctx.io.cwd)));
     }
+    const userTools = readOnly ? loaded.filter((tool) => tool.needsApproval === false) : loaded;
     const { client } = await connect(ctx);
     const root = path.resolve(ctx.io.cwd, (values.root as string | undefined) ?? '.');
     const builtIn = mcp.svcMcpTools(client, {
       root,
-      readOnly: values['read-only'] === true,
+      readOnly,
       model: (values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel,
     });
     const createSession = () =>
@@ -73,14 +107,25 @@ export const mcpServeCommand: CommandSpec = {
         tools: [...builtIn.tools, ...userTools],
         annotations: builtIn.annotations,
         client,
+        approvalTools: values['allow-approval-tools'] === true ? 'run' : 'refuse',
       });
     // Fail on a bad tool set (duplicate names) before any client connects.
     createSession();
     if (!values.http) {
-      await mcp.serveMcpStdio(createSession(), ctx.io);
+      await mcp.serveMcpStdio(createSession(), { stdin: ctx.io.stdin, stdout: protocolOut });
       return 0;
     }
-    const endpoint = await mcp.serveMcpHttp({ createSession, port });
+    const allowedHosts = String(values['allowed-hosts'] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const endpoint = await mcp.serveMcpHttp({
+      createSession,
+      port,
+      host,
+      allowedHosts,
+      ...(token ? { token } : {}),
+    });
     ctx.defer(() => endpoint.close());
     ctx.io.stderr.write(`svc-agents: MCP server listening on ${endpoint.url}\n`);
     await untilSignal();
@@ -106,6 +151,33 @@ async function loadMcp() {
     }
     throw error;
   }
+}
+
+const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
+
+/**
+ * Sends whatever else writes to the process's stdout (a --tools module's `console.log`) to stderr, and
+ * returns a stream that still writes to the real stdout, for the protocol. Only for the process's own
+ * stdout: an embedding caller's stream is left as it is.
+ */
+function divertStdout(ctx: { io: { stdout: NodeJS.WritableStream }; defer(fn: () => unknown): void }) {
+  if (ctx.io.stdout !== process.stdout) return ctx.io.stdout;
+  const stdout = process.stdout;
+  const write = stdout.write;
+  const protocol = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      (write as (data: Buffer, callback: (error?: Error | null) => void) => boolean).call(
+        stdout,
+        chunk,
+        done,
+      );
+    },
+  });
+  stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
+  ctx.defer(() => {
+    stdout.write = write;
+  });
+  return protocol;
 }
 
 function untilSignal(): Promise<void> {

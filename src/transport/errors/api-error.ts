@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { type Redact, redactValue } from '../redact-secret.js';
 import { SvcError } from './svc-error.js';
 
 /** Fields every {@link APIError} carries; the status-specific subclasses take the same shape. */
@@ -177,15 +178,19 @@ const maxSnippet = 300;
 /**
  * Builds the typed {@link APIError} subclass for an error response: parses the service's
  * `{"error":{"message","type"}}` body, falls back to a readable snippet of any other body, and takes the
- * `requestId` from `X-Trace-Id`. `headers` may be a plain object or a `Headers`.
+ * `requestId` from `X-Trace-Id`. `headers` may be a plain object or a `Headers`. `redact` masks the key
+ * in every field taken from the response: header values, and the body after it is parsed (so a
+ * JSON-escaped key is caught) and before it is cut.
  */
 export function createAPIError(
   status: number,
   bodyText: string,
   headers: Record<string, string | string[] | undefined> | Headers = {},
+  redact: Redact = (text) => text,
 ): APIError {
   const flatHeaders = flattenHeaders(headers);
-  const { message, type, body } = describeBody(status, bodyText);
+  for (const name of Object.keys(flatHeaders)) flatHeaders[name] = redact(flatHeaders[name]!);
+  const { message, type, body } = describeBody(status, bodyText, redact);
   const init: APIErrorInit = {
     status,
     type,
@@ -213,17 +218,21 @@ export function createAPIError(
   }
 }
 
-function describeBody(status: number, bodyText: string): { message: string; type?: string; body: unknown } {
+function describeBody(
+  status: number,
+  bodyText: string,
+  redact: Redact,
+): { message: string; type?: string; body: unknown } {
   const statusText = STATUS_CODES[status] ?? 'Error';
   const trimmed = bodyText.trim();
   if (trimmed === '') return { message: `${statusText} (empty response body)`, body: undefined };
 
   let parsed: unknown;
   try {
-    parsed = JSON.parse(trimmed);
+    parsed = redactValue(JSON.parse(trimmed), redact);
   } catch {
     // An HTML page from a proxy or a plain-text error: quote the start, whitespace collapsed.
-    const snippet = trimmed.replace(/\s+/g, ' ').slice(0, maxSnippet);
+    const snippet = redact(trimmed).replace(/\s+/g, ' ').slice(0, maxSnippet);
     return { message: `${statusText}: ${snippet}`, body: snippet };
   }
 
@@ -233,7 +242,7 @@ function describeBody(status: number, bodyText: string): { message: string; type
       ? error.message
       : typeof parsed === 'string'
         ? parsed
-        : `${statusText}: ${trimmed.slice(0, maxSnippet)}`;
+        : `${statusText}: ${redact(trimmed).slice(0, maxSnippet)}`;
   const type = typeof error?.type === 'string' && error.type !== '' ? error.type : undefined;
   return type === undefined ? { message, body: parsed } : { message, type, body: parsed };
 }

@@ -8,7 +8,8 @@ export interface UploadedFile {
   knowledgeBaseId: string;
 }
 
-const MAX_BYTES = 10 * 1024 * 1024;
+/** The largest file the chat page uploads, in bytes. */
+export const maxUploadBytes = 10 * 1024 * 1024;
 
 /**
  * One knowledge base per chat session, created on the first upload: a file is uploaded
@@ -31,8 +32,11 @@ export class KnowledgeUploads {
   async add(sessionId: string, fileName: string, bytes: Uint8Array): Promise<UploadedFile> {
     if (bytes.byteLength === 0)
       throw new ChatRequestError({ status: 400, message: 'body: the file is empty' });
-    if (bytes.byteLength > MAX_BYTES)
-      throw new ChatRequestError({ status: 413, message: `body: files up to ${MAX_BYTES / 1024 / 1024} MB` });
+    if (bytes.byteLength > maxUploadBytes)
+      throw new ChatRequestError({
+        status: 413,
+        message: `body: files up to ${maxUploadBytes / 1024 / 1024} MB`,
+      });
     const client = this.#client;
     let store = this.#stores.get(sessionId);
     if (!store) {

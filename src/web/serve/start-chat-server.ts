@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { SvcClient } from '../../api/svc-client.js';
 import { type ChatStore, createMemoryChatStore } from '../chat-store.js';
 import { createChatHandler } from '../create-chat-handler.js';
-import { handleNodeRequest } from '../handle-node-request.js';
+import { handleNodeRequest, requestPathname } from '../handle-node-request.js';
+import { readBodyBytes } from '../request-body.js';
 import { ChatRequestError, errorResponse, jsonResponse } from '../web-error.js';
 import { renderChatPage } from './chat-page-html.js';
-import { KnowledgeUploads } from './knowledge-uploads.js';
+import { KnowledgeUploads, maxUploadBytes } from './knowledge-uploads.js';
 import { loadPageScript } from './load-page-script.js';
 import type { ServeAgentFactory } from './serve-agent.js';
 
@@ -59,12 +60,16 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       });
     if (!name || name.length > 255)
       throw new ChatRequestError({ status: 400, message: 'name: required file name' });
-    const bytes = new Uint8Array(await request.arrayBuffer());
+    const bytes = await readBodyBytes(request.body, maxUploadBytes, request.headers.get('content-length'));
     return jsonResponse(200, await uploads.add(sessionId, name, bytes));
   }
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    const security = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+    const security = {
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+    };
     if (req.method === 'GET' && pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...security }).end(html);
     } else if (req.method === 'GET' && pathname === '/app.js') {
@@ -76,15 +81,21 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   }
 
   const server = createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const pathname = requestPathname(req.url);
+    if (pathname === undefined) {
+      res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Bad request target');
+      return;
+    }
     const refusal = refuseForeign(req);
     if (refusal) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end(refusal);
+      res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end(refusal);
       return;
     }
     const done =
       pathname === '/api/files' && req.method === 'POST'
-        ? handleNodeRequest((request) => uploadFile(request).catch(errorResponse), req, res)
+        ? handleNodeRequest((request) => uploadFile(request).catch(errorResponse), req, res, {
+            maxBodyBytes: maxUploadBytes,
+          })
         : chat.matches(pathname)
           ? chat.node(req, res)
           : serveStatic(req, res, pathname);
@@ -107,6 +118,11 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     },
   };
 }
+
+/** The page loads its own script and styles only, talks to its own origin only, and is framed by no other site. */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
 
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
