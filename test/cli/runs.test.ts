@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunRecordInput, Store } from '../../src/agent/durable/store.js';
 import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
+import { defaultStoreOptions } from '../../src/stores/store-options.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
 import { dropPostgresSchemas, dropRedisKeys } from '../helpers/queue-backends.js';
 import { runCli } from '../helpers/run-cli-process.js';
@@ -58,6 +59,8 @@ const backends: Backend[] = [
         const record = JSON.parse((await redis.hget(key, 'json'))!);
         await redis.hset(key, 'json', JSON.stringify({ ...record, updatedAt: 1 }));
         await redis.persist(key);
+        // The store finds finished runs to prune by when they expire: last update plus the retention.
+        await redis.zadd(`${ns}:runs:expiry`, 1 + defaultStoreOptions.retentionMs, id);
       }),
     cleanup: (ns) => dropRedisKeys(`${ns}:*`, `svc-agents:${ns}*`),
   },
