@@ -16,17 +16,18 @@ export function recordStep(
   pending: PendingToolCall[],
 ): AgentStep {
   const usage = toAgentUsage(completion.usage);
+  // A plain loop, not `.map`: the last turn's empty array made V8 deoptimise the callback's call site
+  // once per run (bench/results/2026-11-25-stream-leak.md).
+  const toolCalls: AgentStep['toolCalls'] = [];
+  for (const { toolCallId, toolName, arguments: text, input } of pending) {
+    toolCalls.push({ toolCallId, toolName, arguments: text, input });
+  }
   const step: AgentStep = {
     index: state.steps.length,
     message: turn.message,
     text: turn.text,
     reasoning: turn.reasoning,
-    toolCalls: pending.map(({ toolCallId, toolName, arguments: text, input }) => ({
-      toolCallId,
-      toolName,
-      arguments: text,
-      input,
-    })),
+    toolCalls,
     hostedToolCalls: turn.hostedCalls,
     toolResults: [],
     usage,
