@@ -16,8 +16,10 @@ export function recordStep(
   pending: PendingToolCall[],
 ): AgentStep {
   const usage = toAgentUsage(completion.usage);
-  // A plain loop, not `.map`: the last turn's empty array made V8 deoptimise the callback's call site
-  // once per run (bench/results/2026-11-25-stream-leak.md).
+  // Plain loops, here and over the calls in prepareToolCalls, settlePendingCalls and executeTurnTools:
+  // `.map` at this spot deoptimised runAgent ("wrong map": the last turn's empty array has another
+  // elements kind than a turn's array of calls) and V8 recompiled it
+  // (bench/results/2026-11-25-stream-leak.md).
   const toolCalls: AgentStep['toolCalls'] = [];
   for (const { toolCallId, toolName, arguments: text, input } of pending) {
     toolCalls.push({ toolCallId, toolName, arguments: text, input });
