@@ -2,6 +2,7 @@ import type { ChunkUpdate } from '../api/chat/chunk-update.js';
 import type { SvcClient } from '../api/svc-client.js';
 import { executeToolCall } from '../tools/execute-tool-call.js';
 import type { Tool, ToolCallOutcome, ToolSet } from '../tools/tool.js';
+import { addAbortListener, removeAbortListener } from '../transport/abort-listeners.js';
 import type { PendingToolCall } from './run-state.js';
 
 /** Options of `createEagerToolStarter`. */
@@ -143,20 +144,28 @@ export class EagerToolStarter {
     call.closed = true;
     if (this.#runs.size >= this.#options.concurrency) return;
     const { signal, toolSet, context, client, runId, step, maxOutputChars } = this.#options;
+    // The call's own controller stops it when the run aborts, the arguments change or nobody claims it.
+    // Subscribed to the run's signal only while the call runs: an `AbortSignal.any` of the two would be
+    // kept alive by Node for as long as the tool's guard listens to it, which for a run that ends without
+    // aborting is forever.
     const controller = new AbortController();
+    const onRunAbort = () => controller.abort(signal.reason);
+    if (signal.aborted) onRunAbort();
+    else addAbortListener(signal, onRunAbort);
     const outcome = executeToolCall({
       toolSet,
       call: { id: call.id, type: 'function', function: { name: call.name, arguments: call.text } },
       context,
       client,
-      signal: AbortSignal.any([signal, controller.signal]),
+      signal: controller.signal,
       parsedArguments: parsed,
       runId,
       step,
       maxOutputChars,
     });
-    // A discarded run's failure is nobody's to report.
-    outcome.catch(() => {});
+    // Settled, the call no longer listens to the run; a discarded run's failure is nobody's to report.
+    const unsubscribe = () => removeAbortListener(signal, onRunAbort);
+    outcome.then(unsubscribe, unsubscribe);
     const run: EarlyRun = { name: call.name, text: call.text, controller, outcome, stale: false };
     call.run = run;
     this.#runs.set(call.id, run);

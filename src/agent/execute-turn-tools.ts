@@ -39,13 +39,17 @@ export interface ExecuteTurnToolsOptions {
  */
 export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promise<'settled' | 'interrupted'> {
   const { state, toolSet, signal, emit } = options;
-  const runnable = state.pendingToolCalls.filter(
-    (call) => call.approval === 'none' || call.approval === 'approved',
-  );
+  // Plain loops over the calls, not `.filter`/`.map`: see recordStep.
+  const runnable: PendingToolCall[] = [];
+  for (const call of state.pendingToolCalls) {
+    if (call.approval === 'none' || call.approval === 'approved') runnable.push(call);
+  }
   // Outcomes already in the ledger were reported by the run that produced them.
-  const fresh =
-    emit &&
-    new Set(runnable.filter((call) => !state.ledger.has(call.toolCallId)).map((call) => call.toolCallId));
+  let fresh: Set<string> | undefined;
+  if (emit) {
+    fresh = new Set();
+    for (const call of runnable) if (!state.ledger.has(call.toolCallId)) fresh.add(call.toolCallId);
+  }
   // Each result is reported as soon as its call ends, not when the whole turn is done.
   const report = (outcome: ToolCallOutcome): void => {
     // A suspended call (a sub-agent waiting for approval) is reported through its approval requests.
@@ -102,7 +106,8 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
   if (checkpointFailure) throw checkpointFailure.error;
   if (state.pendingToolCalls.some((call) => call.approval === 'pending')) return 'interrupted';
 
-  const byId = new Map(outcomes.map((outcome) => [outcome.toolCallId, outcome]));
+  const byId = new Map<string, ToolCallOutcome>();
+  for (const outcome of outcomes) byId.set(outcome.toolCallId, outcome);
   settlePendingCalls(state, (call) => {
     const outcome = byId.get(call.toolCallId);
     if (outcome) return resultFromOutcome(outcome, toolResultSources(toolSet, outcome));

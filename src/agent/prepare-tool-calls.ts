@@ -24,7 +24,9 @@ export function prepareToolCalls(
   toolSet: ToolSet,
   emit: ((event: AgentEvent) => void) | undefined,
 ): PendingToolCall[] {
-  return calls.map((call) => {
+  // A plain loop, not `.map`: see recordStep.
+  const prepared: PendingToolCall[] = [];
+  for (const call of calls) {
     const toolName = call.function.name;
     const text = call.function.arguments;
     const parsed = toolSet.functions.get(toolName)?.parseArguments(text);
@@ -38,8 +40,9 @@ export function prepareToolCalls(
       approval: 'none',
     };
     if (parsed !== undefined) parsedArguments.set(pending, parsed);
-    return pending;
-  });
+    prepared.push(pending);
+  }
+  return prepared;
 }
 
 /**

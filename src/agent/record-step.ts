@@ -16,17 +16,20 @@ export function recordStep(
   pending: PendingToolCall[],
 ): AgentStep {
   const usage = toAgentUsage(completion.usage);
+  // Plain loops, here and over the calls in prepareToolCalls, settlePendingCalls and executeTurnTools:
+  // `.map` at this spot deoptimised runAgent ("wrong map": the last turn's empty array has another
+  // elements kind than a turn's array of calls) and V8 recompiled it
+  // (bench/results/2026-11-25-stream-leak.md).
+  const toolCalls: AgentStep['toolCalls'] = [];
+  for (const { toolCallId, toolName, arguments: text, input } of pending) {
+    toolCalls.push({ toolCallId, toolName, arguments: text, input });
+  }
   const step: AgentStep = {
     index: state.steps.length,
     message: turn.message,
     text: turn.text,
     reasoning: turn.reasoning,
-    toolCalls: pending.map(({ toolCallId, toolName, arguments: text, input }) => ({
-      toolCallId,
-      toolName,
-      arguments: text,
-      input,
-    })),
+    toolCalls,
     hostedToolCalls: turn.hostedCalls,
     toolResults: [],
     usage,

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../api/types/chat.js';
+import { addAbortListener, removeAbortListener } from '../transport/abort-listeners.js';
 import type { AgentInternals } from './agent-internals.js';
 import { agentInternals } from './agent-internals.js';
 import type { CreateChatCompletion } from './call-model.js';
@@ -43,6 +44,7 @@ export async function runComposed(
   let tripped: unknown;
   let inputCheck: Promise<void> | undefined;
   let signal = base.signal;
+  let unsubscribe: (() => void) | undefined;
   // Until the run's first model turn (a queued run starts through `resume`), its input is unchecked.
   const guards = resumed && state.steps.length > 0 ? [] : current.options.inputGuardrails;
   if (guards.length > 0) {
@@ -59,8 +61,16 @@ export async function runComposed(
     if (trip) throw trip;
     const parallel = guards.filter((guard) => guard.runInParallel);
     if (parallel.length > 0) {
+      // The run's own controller: a tripwire aborts it, and so does the caller's signal while the run and
+      // its guardrails last (then unsubscribed: nothing stays registered on a signal that outlives the run).
       const controller = new AbortController();
-      signal = AbortSignal.any([base.signal, controller.signal]);
+      const onCallerAbort = () => controller.abort(base.signal.reason);
+      if (base.signal.aborted) onCallerAbort();
+      else {
+        addAbortListener(base.signal, onCallerAbort);
+        unsubscribe = () => removeAbortListener(base.signal, onCallerAbort);
+      }
+      signal = controller.signal;
       const stop = (error: unknown) => {
         tripped = error;
         controller.abort(error);
@@ -160,6 +170,9 @@ export async function runComposed(
     if (error instanceof MaxTurnsExceededError) error.result.lastAgent ??= current.options.name;
     // An input tripwire aborts the request in flight: report the tripwire, not the abort it caused.
     throw tripped ?? error;
+  } finally {
+    // Parallel guardrails may outlive a failed run: the caller's abort still reaches them until they end.
+    if (inputCheck && unsubscribe) inputCheck.then(unsubscribe);
   }
 }
 

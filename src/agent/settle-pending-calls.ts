@@ -11,8 +11,11 @@ export function settlePendingCalls(
   state: RunState,
   resultFor: (call: PendingToolCall) => StepToolResult,
 ): StepToolResult[] {
-  const results = state.pendingToolCalls.map(resultFor);
-  for (const result of results) {
+  // Plain loops over the calls, not `.map`: see recordStep.
+  const results: StepToolResult[] = [];
+  for (const call of state.pendingToolCalls) {
+    const result = resultFor(call);
+    results.push(result);
     state.messages.push({ role: 'tool', tool_call_id: result.toolCallId, content: result.content });
   }
   const step = state.steps.at(-1);

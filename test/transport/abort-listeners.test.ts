@@ -31,6 +31,27 @@ describe('addAbortListener', () => {
     });
   });
 
+  describe('when the last subscriber leaves', () => {
+    it('should remove the real listener, and add it again for the next subscriber', () => {
+      const controller = new AbortController();
+      const first = () => {};
+      const second = () => {};
+      addAbortListener(controller.signal, first);
+      addAbortListener(controller.signal, second);
+      removeAbortListener(controller.signal, first);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      removeAbortListener(controller.signal, second);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+
+      let called = 0;
+      addAbortListener(controller.signal, () => called++);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      controller.abort();
+      expect(called).toBe(1);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    });
+  });
+
   describe('when a signal aborted and a later call subscribes to a new one', () => {
     it('should listen to each signal on its own', () => {
       const first = new AbortController();

@@ -23,10 +23,13 @@ export async function setup({ baseURL, onToolCall }) {
   // SVC_AGENTS_VALIDATE=false is for what-if measurements only (the default, validate: true, is benchmarked).
   const validate = process.env.SVC_AGENTS_VALIDATE !== 'false';
   const client = new SvcClient({ apiKey: API_KEY, baseURL, maxRetries: 0, validate });
+  // SVC_AGENTS_IDEMPOTENT=true (what-if): the tool may start while the model still streams.
+  const idempotent = process.env.SVC_AGENTS_IDEMPOTENT === 'true';
   const getWeather = defineTool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
     parameters: z.object({ city: z.string().describe('City name') }),
+    idempotent,
     execute: async ({ city }) => {
       onToolCall();
       return weatherOf(city);
