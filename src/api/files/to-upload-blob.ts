@@ -16,7 +16,10 @@ export interface UploadBlob {
  */
 export async function toUploadBlob(file: Uploadable): Promise<UploadBlob> {
   if (typeof file === 'string') return { blob: await openPath(file), filename: basename(file) };
-  if (file instanceof Uint8Array) return { blob: new Blob([file]), filename: undefined };
+  // The DOM's Blob (the page typechecks this file through the client's event types) refuses a Uint8Array
+  // that may sit on a SharedArrayBuffer; uploads never do.
+  if (file instanceof Uint8Array)
+    return { blob: new Blob([file as Uint8Array<ArrayBuffer>]), filename: undefined };
   if (file instanceof Blob) {
     const name = (file as { name?: unknown }).name;
     return { blob: file, filename: typeof name === 'string' && name ? name : undefined };
@@ -24,9 +27,9 @@ export async function toUploadBlob(file: Uploadable): Promise<UploadBlob> {
   const path = (file as { path?: unknown }).path;
   const filename =
     typeof path === 'string' ? basename(path) : Buffer.isBuffer(path) ? basename(path.toString()) : undefined;
-  const parts: Uint8Array[] = [];
+  const parts: Uint8Array<ArrayBuffer>[] = [];
   for await (const chunk of file as AsyncIterable<Uint8Array | string>) {
-    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array<ArrayBuffer>));
   }
   return { blob: new Blob(parts), filename };
 }
