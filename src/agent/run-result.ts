@@ -20,6 +20,14 @@ export interface StepToolResult
   status: ToolCallStatus | 'turn-limit';
 }
 
+/** A step answered by a fallback model: which model, and the models passed over before it. */
+export interface StepFallback {
+  /** The model that answered. */
+  model: string;
+  /** The models that failed first, in order, each with why (`status 429`, `status 503`, `timeout`). */
+  failed: Array<{ model: string; reason: string }>;
+}
+
 /** One model request and the tools it led to. */
 export interface AgentStep {
   /** 0-based index of the step in the run. */
@@ -37,6 +45,8 @@ export interface AgentStep {
   /** This turn's usage (its final cumulative usage when streamed). */
   usage: AgentUsage;
   finishReason: FinishReason | null;
+  /** Set when the agent's model was overloaded and a fallback model answered this step. */
+  fallback?: StepFallback;
 }
 
 /** A call that waits for `state.approve(toolCallId)` or `state.reject(toolCallId)`. */
