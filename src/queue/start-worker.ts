@@ -7,7 +7,9 @@ import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.
 import { createEventBus } from './event-bus.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { normalizeConnection, type QueueConnection } from './queue-connection.js';
+import type { RateLimits } from './rate-limits.js';
 import { DEFAULT_QUEUE_NAME } from './run-queue.js';
+import { createWorkerLimits } from './worker-limits.js';
 import { deferFailures, markFailed } from './worker-store.js';
 
 /** Options of `startWorker`. */
@@ -33,6 +35,11 @@ export interface StartWorkerOptions {
   stalledIntervalMs?: number;
   /** Takeovers of one job before BullMQ fails it. @default 10 */
   maxStalledCount?: number;
+  /**
+   * Rate limits shared by every worker of the queue (per model and for the account): model requests wait
+   * for budget, and a 429 pauses that model fleet-wide. Without it, requests go out as runs make them.
+   */
+  limits?: RateLimits;
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
 }
@@ -56,6 +63,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const store = deferFailures(options.store);
   const onError = options.onError ?? (() => undefined);
   const lockDuration = options.lockDurationMs ?? 30_000;
+  const limits = createWorkerLimits(connection, name, options.limits, onError);
 
   const processRun = async (job: Job<RunJobData>, token?: string): Promise<string> => {
     const { runId, agentName } = job.data;
@@ -65,12 +73,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       await markFailed(options.store, runId, error).catch(onError);
       throw error;
     }
+    const runLimits = await limits.start(job);
     try {
       const result = await agent.resume(runId, {
         store,
         onEvent: (event) => {
+          runLimits.observe(event);
           bus.publish(runId, event).catch(onError);
         },
+        ...runLimits.options,
       });
       return result.status;
     } catch (error) {
@@ -108,6 +119,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       process.off('SIGINT', onSignal);
       await worker.close(force);
       await bus.close();
+      await limits.close();
     })();
     return closing;
   };

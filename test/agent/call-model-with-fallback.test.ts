@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Agent } from '../../src/agent/agent.js';
 import { AgentOptionsError } from '../../src/agent/errors/agent-options-error.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { createTestAgent } from '../helpers/create-test-agent.js';
@@ -46,7 +47,8 @@ describe('model fallback', () => {
   describe('when a fallback model cannot serve the request', () => {
     it('should skip it for the next one that supports the features (json_schema)', async () => {
       env.emu.setFaults([{ model: 'svc-3.5-flash-2603', status: 500 }]);
-      const agent = createTestAgent(env, {
+      const agent = new Agent({
+        client: env.client,
         model: 'svc-3.5-flash-2603',
         fallbackModels: ['svc-3.7-flash', 'svc-3.5-flash'],
         output: z.object({ city: z.string() }),
@@ -58,7 +60,9 @@ describe('model fallback', () => {
 
     it('should throw the overload when no fallback model fits', async () => {
       env.emu.setFaults([{ model: 'svc-3.5-flash', status: 503 }]);
-      const agent = createTestAgent(env, {
+      const agent = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
         fallbackModels: ['svc-3.7-flash'],
         output: z.object({ city: z.string() }),
       });
