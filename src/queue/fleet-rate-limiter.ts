@@ -48,11 +48,38 @@ export function createFleetRateLimiter({
     backend.count(window(), model, tenant, add).catch(onError);
   };
 
+  // One request per model at a time asks the backend from this process; the others wait in line here, so
+  // a refill wakes one asker per worker rather than every waiting run.
+  const lines = new Map<string, Promise<void>>();
   const acquire = async (request: BudgetRequest, tenant: string): Promise<BudgetLease> => {
     const { params, signal } = request;
     const model = params.model;
     const buckets = bucketsFor(limits, prefix, model);
     const estimate = buckets.some((bucket) => bucket.tokenRate >= 0) ? await estimateTokens(params) : 0;
+    const line = buckets.map((bucket) => bucket.key).join(' ');
+    const ahead = lines.get(line);
+    let leave!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const tail = (ahead ?? Promise.resolve()).then(() => mine);
+    lines.set(line, tail);
+    try {
+      if (ahead) await ahead;
+      return await take(model, tenant, buckets, estimate, signal);
+    } finally {
+      leave();
+      if (lines.get(line) === tail) lines.delete(line);
+    }
+  };
+
+  const take = async (
+    model: string,
+    tenant: string,
+    buckets: BucketSpec[],
+    estimate: number,
+    signal: AbortSignal | undefined,
+  ): Promise<BudgetLease> => {
     let waited = false;
     for (;;) {
       let wait: number;

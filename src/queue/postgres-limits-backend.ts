@@ -28,7 +28,7 @@ export function postgresLimitsBackend(config: PoolConfig, schemaName: string, qu
   const pool = () => {
     poolPromise ??= (async () => {
       const pg = await loadOptional('pg', () => import('pg'), 'svc-agents/queue limits');
-      const created = new pg.default.Pool({ ...config, max: 4 });
+      const created = new pg.default.Pool({ ...config, max: 2 });
       // A dropped idle connection must not crash the process; the next query reconnects.
       created.on('error', () => undefined);
       await inTransaction(created, async (client) => {
