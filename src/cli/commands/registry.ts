@@ -7,7 +7,13 @@ import { kbAskCommand } from './kb-ask.js';
 import { kbCreateCommand } from './kb-create.js';
 import { kbLsCommand } from './kb-ls.js';
 import { mcpServeCommand } from './mcp-serve.js';
-import { runsApproveCommand, runsLsCommand, runsRejectCommand, runsShowCommand } from './runs.js';
+import {
+  runsApproveCommand,
+  runsLsCommand,
+  runsRejectCommand,
+  runsShowCommand,
+  runsStatsCommand,
+} from './runs.js';
 import { serveCommand } from './serve.js';
 import { tokensCommand } from './tokens.js';
 import { voiceCloneCommand } from './voice-clone.js';
