@@ -37,6 +37,7 @@ export const commands: CommandSpec[] = [
   workerCommand,
   runsLsCommand,
   runsShowCommand,
+  runsStatsCommand,
   runsApproveCommand,
   runsRejectCommand,
 ];
