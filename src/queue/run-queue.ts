@@ -95,6 +95,12 @@ export class RunQueue {
     input: string | readonly ChatMessage[],
     options: EnqueueOptions = {},
   ): Promise<string> {
+    const { tenant } = options;
+    if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
+      throw new SvcError('tenant: must be a non-empty string');
+    }
+    // Checked before the run is stored and the backlog counts it: a refused priority leaves no trace.
+    if (tenant !== undefined) fairPriority(options.priority, 1);
     const runId = options.runId ?? crypto.randomUUID();
     const messages: ChatMessage[] =
       typeof input === 'string'
@@ -108,12 +114,6 @@ export class RunQueue {
       session: options.session,
       fresh: true,
     });
-    const { tenant } = options;
-    if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
-      throw new SvcError('tenant: must be a non-empty string');
-    }
-    // Checked before the backlog counts this run: a refused priority leaves no trace.
-    if (tenant !== undefined) fairPriority(options.priority, 1);
     const priority =
       tenant === undefined
         ? options.priority
