@@ -55,7 +55,8 @@ for (const backend of queueBackends) {
       ]);
       const records = await Promise.all(runIds.map((id) => queue.waitUntilFinished(id)));
       expect(records.map((record) => record.status)).toEqual(['completed', 'completed', 'completed']);
-      expect((records[0]?.state.steps as Array<{ fallback?: unknown }>)[0]?.fallback).toMatchObject({
+      const [first] = records as unknown as Array<{ state: { steps: Array<{ fallback?: unknown }> } }>;
+      expect(first?.state.steps[0]?.fallback).toMatchObject({
         model: 'svc-3.7-flash',
       });
 
