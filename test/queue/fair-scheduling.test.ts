@@ -56,7 +56,8 @@ for (const backend of queueBackends) {
       });
     };
     const close = async () => {
-      await worker?.close(true);
+      // Not forced: a run still starting would count its tenant's backlog again after the cleanup.
+      await worker?.close();
       await queue.close();
       await ns.cleanup();
     };
