@@ -77,6 +77,7 @@ export {
   handoffFilters,
 } from './agent/handoffs/handoff.js';
 export type { ModelSettings } from './agent/model-settings.js';
+export type { BudgetLease, BudgetRequest, RequestBudget } from './agent/request-budget.js';
 export type {
   AgentStep,
   CompletedRunResult,
