@@ -48,6 +48,7 @@ export type {
   FinishStepEvent,
   HandoffEvent,
   HostedToolCallEvent,
+  ModelFallbackEvent,
   ReasoningDeltaEvent,
   SourceEvent,
   StartEvent,
@@ -77,11 +78,13 @@ export {
   handoffFilters,
 } from './agent/handoffs/handoff.js';
 export type { ModelSettings } from './agent/model-settings.js';
+export type { BudgetLease, BudgetRequest, RequestBudget } from './agent/request-budget.js';
 export type {
   AgentStep,
   CompletedRunResult,
   InterruptedRunResult,
   RunResult,
+  StepFallback,
   StepToolCall,
   StepToolResult,
   ToolApprovalItem,

@@ -12,14 +12,24 @@ import type { AgentEvent } from './events.js';
 import type { Guardrail } from './guardrails/guardrail.js';
 import type { Handoff } from './handoffs/handoff.js';
 import type { ModelSettings } from './model-settings.js';
+import type { RequestBudget } from './request-budget.js';
 import type { StopCondition } from './stop-conditions.js';
 
 /** Options of `new Agent(...)`. */
 export interface AgentOptions<TContext = unknown, TOutput = undefined> {
   /** The client the agent talks through (also handed to tools as `ctx.client`). */
   client: SvcClient;
-  /** Model of every request, e.g. `svc-3.5-flash`. */
-  model: string;
+  /**
+   * Model of every request, e.g. `svc-3.5-flash`; a list names fallbacks after it, as `fallbackModels` does.
+   * @example model: ['svc-3.5-flash-2603', 'svc-3.7-flash']
+   */
+  model: string | readonly [string, ...string[]];
+  /**
+   * Models a turn is sent to, in order, when the service is overloaded on the agent's model (429 after the
+   * client's retries, 5xx, timeout) and before the answer began; a model that cannot serve the request's
+   * features (tools, json_schema, audio) is skipped. The step's `fallback` and a `model-fallback` event say so.
+   */
+  fallbackModels?: readonly string[];
   /** System instructions sent first on every request (not stored in the run's messages). */
   instructions?: string;
   /** Name in handoffs (`transfer_to_<name>`), events, stored run records and `result.lastAgent`. @default 'agent' */
@@ -106,6 +116,11 @@ export interface AgentRunOptions<TContext = unknown> {
    * the user's or the tenant's; adds the `search_knowledge_base` tool when the agent has none.
    */
   knowledgeBases?: readonly string[];
+  /**
+   * Budgets shared with other runs (a queue worker's fleet-wide rate limits): each model request waits for it,
+   * reports rate limits and settles its real usage. See `startWorker({ limits })`.
+   */
+  requestBudget?: RequestBudget;
 }
 
 /** Options of `agent.resume`, `agent.approve` and `agent.reject`. */

@@ -37,6 +37,7 @@ const loadRunAgent = loadOnce(() => import('./run-agent.js'));
 const loadRunComposed = loadOnce(() => import('./run-composed.js'));
 const loadContextManager = loadOnce(() => import('./context/context-manager.js'));
 const loadDurable = loadOnce(() => import('./durable/execute-durably.js'));
+const loadRequestBudget = loadOnce(() => import('./request-budget.js'));
 
 /** What a run is driven with: an `AgentStream`'s controls, or a plain run's optional `onEvent` and signal. */
 type RunControls = { emit?: ((event: AgentEvent) => void) | undefined; signal: AbortSignal };
@@ -176,7 +177,13 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const toolSet = this.#runToolSet(options.knowledgeBases);
     const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
     const resumed = input instanceof RunState || input instanceof StoredRunRef;
+    // A shared budget sits nearest the network: each request (a fallback model's too) waits for its own model.
+    const budget = options.requestBudget;
+    const { withRequestBudget } = budget ? await loadRequestBudget() : { withRequestBudget: undefined };
+    const limit = (create: CreateChatCompletion) =>
+      budget && withRequestBudget ? withRequestBudget(create, budget) : create;
     const loop = async (state: RunState, durable?: DurableHooks): Promise<RunResult<TOutput>> => {
+      const base = limit(this.#create);
       // Without instrumentation or context management the run takes the plain path: no wrappers.
       const observed = agent.instrumentation
         ? await instrumentRun(agent.instrumentation, agent, {
@@ -184,11 +191,11 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
             resumed,
             signal,
             emit,
-            create: this.#create,
+            create: base,
           })
         : undefined;
       const runEmit = observed?.emit ?? emit;
-      let create = observed?.create ?? this.#create;
+      let create = observed?.create ?? base;
       if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
       const run: RunAgentOptions = {
         agent,
@@ -209,10 +216,13 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
         let result: RunResult<unknown>;
         if (agent.handoffs.length + agent.inputGuardrails.length + agent.outputGuardrails.length > 0) {
           const { runComposed } = await loadRunComposed();
+          const observe = observed?.wrapModelCall;
           result = await runComposed(run, {
             agent: this,
             resumed,
-            wrapModelCall: observed?.wrapModelCall,
+            // Every agent taking over goes through the same budget and instrumentation.
+            wrapModelCall:
+              budget || observe ? (next) => (observe ? observe(limit(next)) : limit(next)) : undefined,
           });
         } else {
           result = await runAgent(run);

@@ -120,6 +120,18 @@ export interface HandoffEvent {
   to: string;
   toolCallId: string;
 }
+/** The service was overloaded on a model: the turn is sent again on the next fallback model. */
+export interface ModelFallbackEvent {
+  type: 'model-fallback';
+  /** The step whose request moves. */
+  step: number;
+  /** The model that failed. */
+  from: string;
+  /** The model the request is sent to now. */
+  to: string;
+  /** Why: `status 429` (after the client's retries), `status 503` (any 5xx), or `timeout`. */
+  reason: string;
+}
 /** An event of an agent run as a tool (`agent.asTool`), forwarded to the parent run. */
 export interface SubAgentEvent {
   type: 'sub-agent';
@@ -152,6 +164,7 @@ export type AgentEvent =
   | AbortEvent
   | ContextOverflowEvent
   | HandoffEvent
+  | ModelFallbackEvent
   | SubAgentEvent;
 
 /** The `type` of any agent event. */

@@ -27,6 +27,8 @@ export const defaultAgentOptions = {
 /** The agent's options, checked once and with defaults filled in. */
 export interface NormalizedAgentOptions {
   model: string;
+  /** Models a turn moves to, in order, when `model` is overloaded (from `model: [...]` and `fallbackModels`). */
+  fallbackModels: readonly string[];
   instructions: string | undefined;
   toolSet: ToolSet;
   maxTurns: number;
@@ -55,7 +57,8 @@ export interface NormalizedAgentOptions {
 // biome-ignore lint/suspicious/noExplicitAny: any context and output type are fine here.
 export function normalizeAgentOptions(options: AgentOptions<any, any>): NormalizedAgentOptions {
   const {
-    model,
+    model: modelOption,
+    fallbackModels: fallbackOption = [],
     instructions,
     tools = [],
     maxTurns = defaultAgentOptions.maxTurns,
@@ -74,9 +77,19 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   if (typeof client !== 'object' || client === null || !('chat' in client)) {
     throw new AgentOptionsError({ field: 'client', rule: 'required: an SvcClient' });
   }
+  const [model, ...listedFallbacks] = typeof modelOption === 'string' ? [modelOption] : (modelOption ?? []);
   if (typeof model !== 'string' || model === '') {
-    throw new AgentOptionsError({ field: 'model', rule: 'required: a model name such as "svc-3.5-flash"' });
+    throw new AgentOptionsError({
+      field: 'model',
+      rule: 'required: a model name such as "svc-3.5-flash" (or a list, the first one preferred)',
+    });
   }
+  const fallbackModels = [...listedFallbacks, ...fallbackOption];
+  fallbackModels.forEach((fallback, i) => {
+    if (typeof fallback !== 'string' || fallback === '') {
+      throw new AgentOptionsError({ field: `fallbackModels[${i}]`, rule: 'must be a model name' });
+    }
+  });
   if (instructions !== undefined && typeof instructions !== 'string') {
     throw new AgentOptionsError({ field: 'instructions', rule: 'must be a string' });
   }
@@ -110,6 +123,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   const toolSet = createToolSet(dynamic ? handoffTools : [...tools, ...handoffTools]);
   return {
     model,
+    fallbackModels: [...new Set(fallbackModels)].filter((fallback) => fallback !== model),
     instructions,
     toolSet: knowledgeBases
       ? withKnowledgeBaseSearch(toolSet, { client: options.client, model, knowledgeBases })

@@ -1,5 +1,5 @@
 import type { ChatCompletion } from '../api/types/chat.js';
-import type { AgentStep } from './run-result.js';
+import type { AgentStep, StepFallback } from './run-result.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 import type { AssistantTurn } from './to-assistant-message.js';
 import { addUsage, toAgentUsage } from './usage.js';
@@ -14,6 +14,7 @@ export function recordStep(
   completion: ChatCompletion,
   turn: AssistantTurn,
   pending: PendingToolCall[],
+  fallback?: StepFallback,
 ): AgentStep {
   const usage = toAgentUsage(completion.usage);
   // Plain loops, here and over the calls in prepareToolCalls, settlePendingCalls and executeTurnTools:
@@ -35,6 +36,7 @@ export function recordStep(
     usage,
     finishReason: completion.choices[0]?.finish_reason ?? null,
   };
+  if (fallback) step.fallback = fallback;
   state.messages.push(turn.message);
   state.steps.push(step);
   state.usage = addUsage(state.usage, usage);

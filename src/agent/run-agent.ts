@@ -5,6 +5,7 @@ import type { ToolSet } from '../tools/tool.js';
 import { buildRequest, systemMessage } from './build-request.js';
 import { buildRunResult } from './build-run-result.js';
 import { type CreateChatCompletion, callModel } from './call-model.js';
+import { callModelWithFallback } from './call-model-with-fallback.js';
 import { checkFinalOutput } from './check-final-output.js';
 import { priceStep } from './cost/price-step.js';
 import { distinctToolCallIds } from './distinct-tool-call-ids.js';
@@ -104,20 +105,19 @@ export async function runAgent(run: RunAgentOptions): Promise<RunResult<unknown>
         // tools must wait for are still running.
         const lastTurn = state.turn - firstTurn + 1 >= run.maxTurns;
         eager = run.stream && !lastTurn && !run.beforeTools ? startEagerly(run, index) : undefined;
-        const completion = await callModel({
-          create: run.create,
-          params,
-          signal,
-          emit,
-          generateId: agent.generateId,
-          eager,
-        });
+        const call = { create: run.create, params, signal, emit, generateId: agent.generateId, eager };
+        // Without fallback models the turn takes the plain path.
+        const { completion, fallback } =
+          agent.fallbackModels.length > 0
+            ? await callModelWithFallback({ ...call, fallbackModels: agent.fallbackModels, step: index })
+            : { completion: await callModel(call), fallback: undefined };
         const message = completion.choices[0]?.message ?? { role: 'assistant' as const, content: '' };
         const turn = toAssistantMessage(message, agent.generateId);
         // Before the turn enters the history: a reused id must neither hit the ledger nor pair two answers.
         distinctToolCallIds(turn.functionCalls, state);
         // Pending with the step, before anything else can fail: a failed run resumes by answering them.
-        step = recordStep(state, completion, turn, prepareToolCalls(turn.functionCalls, run.toolSet, emit));
+        const pending = prepareToolCalls(turn.functionCalls, run.toolSet, emit);
+        step = recordStep(state, completion, turn, pending, fallback);
         if (agent.prices) priceStep(state, step, params, completion, agent.prices);
 
         // A message with function calls is a tool turn whatever its finish_reason says.

@@ -22,6 +22,14 @@ export interface StepToolResult
   sources?: DocumentSource[];
 }
 
+/** A step answered by a fallback model: which model, and the models passed over before it. */
+export interface StepFallback {
+  /** The model that answered. */
+  model: string;
+  /** The models that failed first, in order, each with why (`status 429`, `status 503`, `timeout`). */
+  failed: Array<{ model: string; reason: string }>;
+}
+
 /** One model request and the tools it led to. */
 export interface AgentStep {
   /** 0-based index of the step in the run. */
@@ -39,6 +47,8 @@ export interface AgentStep {
   /** This turn's usage (its final cumulative usage when streamed). */
   usage: AgentUsage;
   finishReason: FinishReason | null;
+  /** Set when the agent's model was overloaded and a fallback model answered this step. */
+  fallback?: StepFallback;
 }
 
 /** A call that waits for `state.approve(toolCallId)` or `state.reject(toolCallId)`. */

@@ -57,6 +57,9 @@ function createRunStateJsonSchema() {
     toolResults: z.array(stepToolResultSchema),
     usage: usageSchema,
     finishReason: z.string().nullable(),
+    fallback: z
+      .object({ model: z.string(), failed: z.array(z.object({ model: z.string(), reason: z.string() })) })
+      .optional(),
   });
 
   const pendingToolCallSchema = z.object({

@@ -1,4 +1,5 @@
 import { errorBody, errorTypeForStatus, invalidParams } from './errors.js';
+import { checkRateLimit, RateLimitWindow } from './rate-limit-window.js';
 import type { EmulatorFault } from './types.js';
 
 const compactKeys: Record<string, (fault: EmulatorFault, value: string) => void> = {
@@ -87,11 +88,12 @@ export function checkFault(fault: EmulatorFault, where: string): void {
       throw invalidParams(`${where}.${key}: must be a non-negative number`);
     }
   }
+  if (fault.rateLimit !== undefined) checkRateLimit(fault.rateLimit, `${where}.rateLimit`);
 }
 
 /** Runtime fault list: matches requests and counts down `times`. */
 export class FaultBook {
-  private entries: Array<{ fault: EmulatorFault; left: number }> = [];
+  private entries: Array<{ fault: EmulatorFault; left: number; window: RateLimitWindow | undefined }> = [];
   /** Header faults with `times`, counted per exact header value so retries of one request see it wear off. */
   private headerCounts = new Map<string, number>();
 
@@ -102,12 +104,19 @@ export class FaultBook {
   /** Replaces the configured faults. */
   set(faults: EmulatorFault[]): void {
     for (const [i, fault] of faults.entries()) checkFault(fault, `faults[${i}]`);
-    this.entries = faults.map((fault) => ({ fault, left: fault.times ?? Number.POSITIVE_INFINITY }));
+    this.entries = faults.map((fault) => ({
+      fault,
+      left: fault.times ?? Number.POSITIVE_INFINITY,
+      window: fault.rateLimit && new RateLimitWindow(fault.rateLimit),
+    }));
     this.headerCounts.clear();
   }
 
-  /** The fault for a request: its header wins, else the first configured fault that matches. */
-  pick(method: string, path: string, header: string | undefined): EmulatorFault | undefined {
+  /**
+   * The fault for a request: its header wins, else the first configured fault that matches (`body` is the
+   * parsed JSON body, for `model`); a `rateLimit` fault matches only the requests over its budget.
+   */
+  pick(method: string, path: string, header: string | undefined, body?: unknown): EmulatorFault | undefined {
     if (header) {
       const fault = parseFaultHeader(header);
       if (fault.times === undefined) return fault;
@@ -116,7 +125,12 @@ export class FaultBook {
       return used < fault.times ? fault : undefined;
     }
     for (const entry of this.entries) {
-      if (entry.left <= 0 || !matches(entry.fault, method, path)) continue;
+      if (entry.left <= 0 || !matches(entry.fault, method, path, body)) continue;
+      if (entry.window) {
+        const limited = entry.window.admit(body);
+        if (limited) return limited;
+        continue;
+      }
       entry.left -= 1;
       return entry.fault;
     }
@@ -124,8 +138,10 @@ export class FaultBook {
   }
 }
 
-function matches(fault: EmulatorFault, method: string, path: string): boolean {
+function matches(fault: EmulatorFault, method: string, path: string, body: unknown): boolean {
   if (fault.method && fault.method.toUpperCase() !== method) return false;
+  if (fault.model !== undefined && (body as { model?: unknown } | undefined)?.model !== fault.model)
+    return false;
   if (fault.path === undefined) return true;
   return typeof fault.path === 'string' ? path.includes(fault.path) : fault.path.test(path);
 }

@@ -9,6 +9,7 @@ export type {
   EmulatorFault,
   EmulatorModelOptions,
   EmulatorOptions,
+  EmulatorRateLimit,
   RecordedRequest,
   ScriptedAnswer,
   ScriptedToolCall,

@@ -112,7 +112,7 @@ export async function startEmulator({
       } else {
         recorded.push(record(method, path, url, req, body, raw));
         if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED);
-        fault = faultBook.pick(method, path, headerValue(req.headers['x-emulator-fault']));
+        fault = faultBook.pick(method, path, headerValue(req.headers['x-emulator-fault']), body);
         if (fault?.latencyMs) await sleep(fault.latencyMs);
         const matched = matchRoute(method, path);
         if (!matched) throw new EmulatorHttpError(404, 'not_found', `Unknown request URL: ${method} ${path}`);

@@ -32,6 +32,24 @@ export interface EmulatorFault {
   path?: string | RegExp;
   /** Only requests with this method; `startEmulator({ faults })` only. */
   method?: string;
+  /** Only requests whose JSON body names this model (e.g. to fail one model); `startEmulator({ faults })` only. */
+  model?: string;
+  /**
+   * Enforce a budget instead of failing every matching request: requests beyond it within the window get a
+   * real 429 with `Retry-After` and `retry-after-ms` (the wait until the window has room). `startEmulator({ faults })` only.
+   * @example { path: '/chat/completions', rateLimit: { requests: 600, tokens: 200_000 } }
+   */
+  rateLimit?: EmulatorRateLimit;
+}
+
+/** The budget of a `rateLimit` fault, over a sliding window. */
+export interface EmulatorRateLimit {
+  /** Requests admitted per window. @default unlimited */
+  requests?: number;
+  /** Prompt tokens (as the emulator counts them) admitted per window. @default unlimited */
+  tokens?: number;
+  /** The window, in milliseconds: 60_000 makes the budgets RPM and TPM. @default 60_000 */
+  windowMs?: number;
 }
 
 /** A scripted tool call; `arguments` may be an object (it is JSON-encoded) and `id` is generated when absent. */

@@ -2,12 +2,16 @@
  * Durable runs spread over worker processes (`svc-agents/queue`), on BullMQ 6 with Redis or PostgreSQL.
  * bullmq, ioredis and pg are optional peer dependencies, loaded when a queue or worker is first used.
  */
+export { fairPriority, MAX_TENANT_PRIORITY } from './fair-priority.js';
 export { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
+export type { LimitStatsRow } from './limits-backend.js';
 export type { QueueConnection } from './queue-connection.js';
 export { QueueUnavailableError, WorkerClosedError } from './queue-errors.js';
+export type { Budget, RateLimits } from './rate-limits.js';
 export {
   DEFAULT_QUEUE_NAME,
   type EnqueueOptions,
+  type QueueStats,
   type RequeueStrandedOptions,
   RunQueue,
   type RunQueueOptions,

@@ -6,6 +6,10 @@ import type { NormalizedConnection } from './queue-connection.js';
 export interface RunJobData {
   runId: string;
   agentName: string;
+  /** The run's tenant (fair scheduling, stats), when it was enqueued with one. */
+  tenant?: string;
+  /** Set once a worker started the run, so its tenant leaves the backlog once. */
+  started?: boolean;
 }
 
 /** The BullMQ pieces of one backend, with the connection option to give them. */

@@ -7,9 +7,12 @@ import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { SvcError } from '../transport/errors/svc-error.js';
+import { createLimitsBackend } from './create-limits-backend.js';
 import { createEventBus, type EventBus } from './event-bus.js';
+import { fairPriority } from './fair-priority.js';
 import { followEvents } from './follow-events.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
+import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { QueueUnavailableError } from './queue-errors.js';
@@ -53,10 +56,27 @@ export interface EnqueueOptions {
   runId?: string;
   /** A session: its history (as of now) is prepended and the run's items appended when it ends. */
   session?: string;
-  /** BullMQ priority: 1 is the highest; runs without one go first. */
+  /**
+   * BullMQ priority: 1 is the highest (interactive runs before batch work); runs without one go first.
+   * With a `tenant`, at most `MAX_TENANT_PRIORITY` (1024 ranks per level share BullMQ's range).
+   */
   priority?: number;
+  /**
+   * Who the run is for: tenants' runs are scheduled round-robin within a priority level (see `fairPriority`),
+   * so one tenant's burst does not starve another's run; stats are kept per tenant.
+   */
+  tenant?: string;
   /** Milliseconds to wait before a worker may start the run. */
   delay?: number;
+}
+
+/** `queue.stats()`: the counters of the current window. */
+export interface QueueStats {
+  /** When the window began (ms since the epoch). */
+  windowStart: number;
+  windowMs: number;
+  /** One row per model and tenant (`''` for runs without a tenant). */
+  rows: LimitStatsRow[];
 }
 
 /** Options of `queue.waitUntilFinished`. */
@@ -81,6 +101,7 @@ export class RunQueue {
   readonly #enqueueTimeoutMs: number;
   #backend: Promise<{ backend: BullBackend; queue: Queue<RunJobData> }> | undefined;
   #bus: EventBus | undefined;
+  #limits: LimitsBackend | undefined;
 
   constructor(options: RunQueueOptions) {
     this.#connection = normalizeConnection(options.connection);
@@ -101,6 +122,12 @@ export class RunQueue {
     input: string | readonly ChatMessage[],
     options: EnqueueOptions = {},
   ): Promise<string> {
+    const { tenant } = options;
+    if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
+      throw new SvcError('tenant: must be a non-empty string');
+    }
+    // Checked before the run is stored and the backlog counts it: a refused priority leaves no trace.
+    if (tenant !== undefined) fairPriority(options.priority, 1);
     const runId = options.runId ?? crypto.randomUUID();
     const messages: ChatMessage[] =
       typeof input === 'string'
@@ -123,7 +150,11 @@ export class RunQueue {
       if (stored.status === 'running') await this.#requeueIfStranded(stored, 'enqueue');
       return runId;
     }
-    await this.#add(record, { priority: options.priority, delay: options.delay }, 'enqueue');
+    const priority =
+      tenant === undefined
+        ? options.priority
+        : fairPriority(options.priority, await this.#limitsBackend().enterBacklog(tenant));
+    await this.#add(record, { priority, delay: options.delay, tenant }, 'enqueue');
     return runId;
   }
 
@@ -199,11 +230,27 @@ export class RunQueue {
     return stranded.map((record) => record.id);
   }
 
+  /**
+   * What the workers' limits counted in the current window, per model and tenant: requests and tokens used,
+   * requests that waited for budget, rate-limited answers and fallbacks. `windowMs` is the workers' `limits.windowMs`.
+   */
+  async stats({ windowMs = 60_000 }: { windowMs?: number } = {}): Promise<QueueStats> {
+    const window = Math.floor(Date.now() / windowMs);
+    const rows = await this.#limitsBackend(windowMs).stats(window);
+    return { windowStart: window * windowMs, windowMs, rows };
+  }
+
   /** Closes the queue's connections (not the store's). */
   async close(): Promise<void> {
     const backend = this.#backend;
     this.#backend = undefined;
-    await Promise.all([backend && (await backend).queue.close(), this.#bus?.close()]);
+    await Promise.all([backend && (await backend).queue.close(), this.#bus?.close(), this.#limits?.close()]);
+    this.#limits = undefined;
+  }
+
+  #limitsBackend(windowMs = 60_000): LimitsBackend {
+    this.#limits ??= createLimitsBackend(this.#connection, this.name, windowMs);
+    return this.#limits;
   }
 
   async #decide(
@@ -243,14 +290,18 @@ export class RunQueue {
 
   async #add(
     record: RunRecord,
-    options: { priority?: number | undefined; delay?: number | undefined },
+    options: { priority?: number | undefined; delay?: number | undefined; tenant?: string | undefined },
     operation: string,
   ) {
     await this.#bounded(record.id, operation, async () => {
       const { queue } = await this.#open();
       await queue.add(
         'run',
-        { runId: record.id, agentName: record.agentName },
+        {
+          runId: record.id,
+          agentName: record.agentName,
+          ...(options.tenant !== undefined && { tenant: options.tenant }),
+        },
         {
           // One job per (run, version): re-queueing the same state twice is one job.
           jobId: jobIdOf(record),

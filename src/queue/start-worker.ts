@@ -8,7 +8,9 @@ import { createEventBus } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { normalizeConnection, type QueueConnection } from './queue-connection.js';
+import type { RateLimits } from './rate-limits.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
+import { createWorkerLimits } from './worker-limits.js';
 import { deferFailures, fenceWrites, markFailed } from './worker-store.js';
 
 /** Options of `startWorker`. */
@@ -47,6 +49,11 @@ export interface StartWorkerOptions {
   strandedRunCheckMs?: number;
   /** A `running` run last written this long ago with no job is stranded. @default 300_000 */
   strandedAfterMs?: number;
+  /**
+   * Rate limits shared by every worker of the queue (per model and for the account): model requests wait
+   * for budget, and a 429 pauses that model fleet-wide. Without it, requests go out as runs make them.
+   */
+  limits?: RateLimits;
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
 }
@@ -85,6 +92,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const running = new Map<string, { controller: AbortController; settled: Promise<unknown> }>();
   // Transient failures in a row per run: the backoff of its next retry.
   const transientFailures = new Map<string, number>();
+  const limits = createWorkerLimits(connection, name, options.limits, onError);
 
   const publishError = (runId: string, error: unknown) => {
     bus.publish(runId, { type: 'error', error }).catch(onError);
@@ -133,13 +141,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       publishError(runId, error);
       throw error;
     }
+    const runLimits = await limits.start(job);
     try {
       const result = await agent.resume(runId, {
         store: fenceWrites(store, signal),
         signal,
         onEvent: (event) => {
-          if (!signal.aborted) bus.publish(runId, event).catch(onError);
+          if (signal.aborted) return;
+          runLimits.observe(event);
+          bus.publish(runId, event).catch(onError);
         },
+        ...runLimits.options,
       });
       transientFailures.delete(runId);
       return result.status;
@@ -242,7 +254,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         await Promise.all(current.map(({ settled }) => settled));
       }
       await worker.close(force);
-      await Promise.all([bus.close(), producer?.close()]);
+      await Promise.all([bus.close(), producer?.close(), limits.close()]);
     })();
     return closing;
   };

@@ -68,3 +68,13 @@ export const voiceModelIds = ['svc-tts-2', 'svc-tts-mini', 'svc-tts-vivid'] as c
 
 /** Image-generation models. */
 export const imageModelIds = ['svc-1x-medium'] as const;
+
+/** Models the spec lists as supporting function tools (end-to-end audio models also answer tool calls). */
+export const toolModelIds: ReadonlySet<string> = new Set([
+  'svc-3.7-flash',
+  'svc-3.5-flash',
+  'svc-3.5-flash-2603',
+  'svc-router-v1',
+  'svc-1o-turbo-vision',
+  ...endToEndAudioModelIds,
+]);

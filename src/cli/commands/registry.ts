@@ -13,6 +13,7 @@ import {
   runsPruneCommand,
   runsRejectCommand,
   runsShowCommand,
+  runsStatsCommand,
 } from './runs.js';
 import { serveCommand } from './serve.js';
 import { tokensCommand } from './tokens.js';
@@ -37,6 +38,7 @@ export const commands: CommandSpec[] = [
   workerCommand,
   runsLsCommand,
   runsShowCommand,
+  runsStatsCommand,
   runsApproveCommand,
   runsRejectCommand,
   runsPruneCommand,

@@ -92,6 +92,43 @@ export const runsShowCommand: CommandSpec = {
   },
 };
 
+/** `svc-agents runs stats`: what the workers' rate limits counted in the current window. */
+export const runsStatsCommand: CommandSpec = {
+  path: ['runs', 'stats'],
+  summary: 'per model and tenant: requests, tokens, waits for budget, 429s and fallbacks in the window',
+  usage: 'runs stats [--window-ms 60000] [--redis URL | --postgres URL]',
+  positionals: { min: 0, max: 0 },
+  options: {
+    'window-ms': {
+      type: 'string',
+      valueName: '<ms>',
+      description: "the workers' limits.windowMs (default 60000: a minute)",
+    },
+    ...backendOptions,
+  },
+  async run(ctx, args) {
+    const windowMs = Number(args.values['window-ms'] ?? 60_000);
+    if (!Number.isFinite(windowMs) || windowMs <= 0) {
+      throw new CliUsageError('--window-ms: a positive number of milliseconds', 'runs stats');
+    }
+    const queue = await openQueue(ctx, args, 'runs stats');
+    const stats = await queue.stats({ windowMs });
+    if (ctx.json) ctx.printJson(stats);
+    else if (stats.rows.length === 0) ctx.io.stdout.write('no model requests in this window\n');
+    else {
+      const rows = stats.rows.map((row) => [
+        row.model,
+        row.tenant || '-',
+        ...[row.requests, row.tokens, row.waits, row.rateLimited, row.fallbacks].map(String),
+      ]);
+      const header = ['MODEL', 'TENANT', 'REQUESTS', 'TOKENS', 'WAITS', '429S', 'FALLBACKS'];
+      ctx.io.stdout.write(`window from ${new Date(stats.windowStart).toISOString()} (${windowMs} ms)\n`);
+      ctx.io.stdout.write(`${textTable([header, ...rows])}\n`);
+    }
+    return 0;
+  },
+};
+
 /** `svc-agents runs approve <id> <callId>`: lets a paused call run; the run is queued again. */
 export const runsApproveCommand: CommandSpec = {
   path: ['runs', 'approve'],

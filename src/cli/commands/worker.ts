@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
+import type { RateLimits } from '../../queue/rate-limits.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { backendOptions, openRunBackend } from './run-backend.js';
@@ -15,7 +16,8 @@ export const workerCommand: CommandSpec = {
     agents: {
       type: 'string',
       valueName: '<module>',
-      description: 'module exporting `agents` (or a default export): { name: agent, ... }',
+      description:
+        'module exporting `agents` (or a default export): { name: agent, ... }, and optionally `limits` (RateLimits)',
     },
     concurrency: {
       type: 'string',
@@ -38,6 +40,7 @@ export const workerCommand: CommandSpec = {
       agents?: Record<string, Agent<any, any>>;
       // biome-ignore lint/suspicious/noExplicitAny: any agent
       default?: Record<string, Agent<any, any>>;
+      limits?: RateLimits;
     };
     const agents = loaded.agents ?? loaded.default;
     if (!agents || typeof agents !== 'object' || Object.keys(agents).length === 0) {
@@ -54,6 +57,7 @@ export const workerCommand: CommandSpec = {
       name: backend.queueName,
       agents,
       concurrency,
+      ...(loaded.limits !== undefined && { limits: loaded.limits }),
       onError: (error) =>
         ctx.io.stderr.write(`worker: ${error instanceof Error ? error.message : String(error)}\n`),
     });

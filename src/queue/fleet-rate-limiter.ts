@@ -1,0 +1,152 @@
+import {
+  estimateMessageTokens,
+  loadTokenizer,
+  PROMPT_PRIMING_TOKENS,
+} from '../agent/context/local-tokens.js';
+import type { BudgetLease, BudgetRequest, RequestBudget } from '../agent/request-budget.js';
+import type { ChatCompletionCreateParams } from '../api/types/chat.js';
+import { APIUserAbortError } from '../transport/errors/api-error.js';
+import type { LimitStatField, LimitsBackend } from './limits-backend.js';
+import { type BucketSpec, bucketsFor, type NormalizedRateLimits } from './rate-limits.js';
+
+/** Used when a 429 gave no wait: long enough for a window's budget to come back in part. */
+const DEFAULT_PAUSE_MS = 1_000;
+/** Wakers of one refill are spread over this much, so they do not all ask at the same instant. */
+const MAX_JITTER_MS = 20;
+
+/** Options of `createFleetRateLimiter`. */
+export interface FleetRateLimiterOptions {
+  limits: NormalizedRateLimits;
+  backend: LimitsBackend;
+  /** Bucket keys start with it (one queue's limits apart from another's). */
+  prefix: string;
+  /** Errors of the backend: a request then goes out unchecked rather than fail its run. */
+  onError: (error: unknown) => void;
+}
+
+/** A queue worker's side of the shared limits: a `RequestBudget` per run, and its counters. */
+export interface FleetRateLimiter {
+  /** The budget the run's model requests wait on, counted under its tenant. */
+  forRun(run: { tenant: string | undefined }): RequestBudget;
+  /** Counts a turn of a run of `tenant` moved off `model`. */
+  countFallback(model: string, tenant: string | undefined): void;
+}
+
+/**
+ * Shared token buckets per model (and for the account): a request estimates its tokens with the local
+ * tokenizer, waits until every bucket has a request and those tokens, and settles with the real usage.
+ * A rate-limited answer pauses the model's bucket for every worker until its `Retry-After` has passed.
+ */
+export function createFleetRateLimiter({
+  limits,
+  backend,
+  prefix,
+  onError,
+}: FleetRateLimiterOptions): FleetRateLimiter {
+  const window = () => Math.floor(Date.now() / limits.windowMs);
+  const count = (model: string, tenant: string, add: Partial<Record<LimitStatField, number>>) => {
+    backend.count(window(), model, tenant, add).catch(onError);
+  };
+
+  // One request per model at a time asks the backend from this process; the others wait in line here, so
+  // a refill wakes one asker per worker rather than every waiting run.
+  const lines = new Map<string, Promise<void>>();
+  const acquire = async (request: BudgetRequest, tenant: string): Promise<BudgetLease> => {
+    const { params, signal } = request;
+    const model = params.model;
+    const buckets = bucketsFor(limits, prefix, model);
+    const estimate = buckets.some((bucket) => bucket.tokenRate >= 0) ? await estimateTokens(params) : 0;
+    const line = buckets.map((bucket) => bucket.key).join(' ');
+    const ahead = lines.get(line);
+    let leave!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const tail = (ahead ?? Promise.resolve()).then(() => mine);
+    lines.set(line, tail);
+    try {
+      if (ahead) await ahead;
+      return await take(model, tenant, buckets, estimate, signal);
+    } finally {
+      leave();
+      if (lines.get(line) === tail) lines.delete(line);
+    }
+  };
+
+  const take = async (
+    model: string,
+    tenant: string,
+    buckets: BucketSpec[],
+    estimate: number,
+    signal: AbortSignal | undefined,
+  ): Promise<BudgetLease> => {
+    let waited = false;
+    for (;;) {
+      let wait: number;
+      try {
+        wait = await backend.take(buckets, estimate);
+      } catch (error) {
+        // The shared budget is out of reach: the service's own 429s still hold the fleet back.
+        onError(error);
+        break;
+      }
+      if (wait <= 0) break;
+      waited = true;
+      await sleep(wait + Math.random() * Math.min(MAX_JITTER_MS, wait), signal);
+    }
+    count(model, tenant, { requests: 1, tokens: estimate, waits: waited ? 1 : 0 });
+    return lease(model, tenant, buckets, estimate);
+  };
+
+  const lease = (model: string, tenant: string, buckets: BucketSpec[], estimate: number): BudgetLease => {
+    let settled = false;
+    return {
+      rateLimited(retryAfterMs) {
+        count(model, tenant, { rateLimited: 1 });
+        const bucket = buckets[0];
+        if (bucket) backend.pause(bucket, retryAfterMs ?? DEFAULT_PAUSE_MS).catch(onError);
+      },
+      settle(usage) {
+        if (settled || usage === undefined) return;
+        settled = true;
+        const correction = usage.total_tokens - estimate;
+        if (correction === 0) return;
+        count(model, tenant, { tokens: correction });
+        backend.adjust(buckets, correction).catch(onError);
+      },
+    };
+  };
+
+  return {
+    forRun({ tenant = '' }) {
+      return { acquire: (request) => acquire(request, tenant) };
+    },
+    countFallback(model, tenant = '') {
+      count(model, tenant, { fallbacks: 1 });
+    },
+  };
+}
+
+/** The request's prompt tokens by the local tokenizer, plus the answer's `max_tokens` when it sets one. */
+async function estimateTokens(params: ChatCompletionCreateParams): Promise<number> {
+  const tokenizer = await loadTokenizer();
+  let total = PROMPT_PRIMING_TOKENS + (params.max_tokens ?? 0);
+  for (const message of params.messages) total += estimateMessageTokens(message, tokenizer);
+  if (params.tools && params.tools.length > 0) total += tokenizer.countTokens(JSON.stringify(params.tools));
+  return total;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
