@@ -76,6 +76,7 @@ export {
   handoffFilters,
 } from './agent/handoffs/handoff.js';
 export type { ModelSettings } from './agent/model-settings.js';
+export { type RunAudio, writeWavFile } from './agent/run-audio.js';
 export type {
   AgentStep,
   CompletedRunResult,

@@ -11,7 +11,7 @@ export function buildRunResult<Output>(
   const last = state.steps.at(-1);
   const interrupted = status === 'interrupted';
   // One object literal (no spread of a shared base): built once per run, on its hot path.
-  return {
+  const result = {
     text: last?.text ?? '',
     messages: state.messages.slice(),
     steps: state.steps.slice(),
@@ -23,4 +23,6 @@ export function buildRunResult<Output>(
     output: interrupted ? undefined : output,
     interruptions: interrupted ? state.interruptions : [],
   } as RunResult<Output>;
+  if (last?.audio) result.audio = last.audio;
+  return result;
 }
