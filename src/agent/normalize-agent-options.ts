@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { planModelId } from '../api/schemas/model-ids.js';
+import type { Channel } from '../api/types/request-options.js';
 import { createToolSet } from '../tools/create-tool-set.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import type { ToolSet } from '../tools/tool.js';
@@ -26,6 +28,7 @@ export const defaultAgentOptions = {
 /** The agent's options, checked once and with defaults filled in. */
 export interface NormalizedAgentOptions {
   model: string;
+  channel: Channel;
   instructions: string | undefined;
   toolSet: ToolSet;
   maxTurns: number;
@@ -66,6 +69,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     handoffs = [],
     inputGuardrails = [],
     outputGuardrails = [],
+    channel = 'default',
   } = options;
   const client = options.client as unknown;
   if (typeof client !== 'object' || client === null || !('chat' in client)) {
@@ -74,6 +78,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   if (typeof model !== 'string' || model === '') {
     throw new AgentOptionsError({ field: 'model', rule: 'required: a model name such as "svc-3.5-flash"' });
   }
+  checkChannel(channel, model);
   if (instructions !== undefined && typeof instructions !== 'string') {
     throw new AgentOptionsError({ field: 'instructions', rule: 'must be a string' });
   }
@@ -105,6 +110,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   const dynamic = typeof tools === 'function';
   return {
     model,
+    channel,
     instructions,
     toolSet: createToolSet(dynamic ? handoffTools : [...tools, ...handoffTools]),
     maxTurns,
@@ -132,6 +138,28 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
 export function checkPositiveInteger(field: string, value: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new AgentOptionsError({ field, rule: `must be an integer >= 1, got ${String(value)}` });
+  }
+}
+
+/** The plan model lives on its own channel: say what to write instead of letting the request fail. */
+function checkChannel(channel: unknown, model: string): void {
+  if (channel !== 'default' && channel !== 'plan') {
+    throw new AgentOptionsError({
+      field: 'channel',
+      rule: `must be "default" or "plan", got ${String(channel)}`,
+    });
+  }
+  if (channel === 'default' && model === planModelId) {
+    throw new AgentOptionsError({
+      field: 'model',
+      rule: `"${planModelId}" is served only on the plan channel: new Agent({ client, model: '${planModelId}', channel: 'plan' })`,
+    });
+  }
+  if (channel === 'plan' && model !== planModelId) {
+    throw new AgentOptionsError({
+      field: 'channel',
+      rule: `the plan channel serves only "${planModelId}", not "${model}": set model: '${planModelId}' or leave channel out`,
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeWavFile } from '../../src/agent/run-audio.js';
+import { RunState } from '../../src/agent/run-state.js';
 import { createTestAgent } from '../helpers/create-test-agent.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
@@ -90,8 +91,7 @@ describe('RunResult.audio', () => {
         modelSettings: { modalities: ['text', 'audio'], audio: { ...voice, format: 'wav' } },
       });
       const result = await agent.run('Say hi');
-      const { RunState } = await import('../../src/agent/run-state.js');
-      const restored = RunState.fromJSON(JSON.parse(JSON.stringify(result.state)));
+      const restored = RunState.fromJSON(JSON.stringify(result.state), agent);
       expect(restored.steps[0]?.audio).toEqual(result.audio);
     });
   });

@@ -519,7 +519,9 @@ describe('validateChatCompletionParams', () => {
     it('should point to the plan channel', () => {
       expect(
         issueLinesOf(() => validateChatCompletionParams(createParams({ model: 'svc-router-v1' }))),
-      ).toEqual(['model: svc-router-v1 is served only on the plan channel (client.plan.chat.completions)']);
+      ).toEqual([
+        "model: svc-router-v1 is served only on the plan channel: client.plan.chat.completions.create(...), or new Agent({ client, model: 'svc-router-v1', channel: 'plan' })",
+      ]);
     });
   });
 
