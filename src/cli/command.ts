@@ -15,13 +15,15 @@ export interface OptionSpec {
   short?: string;
   /** Shown in `--help`, e.g. `<id>`. */
   valueName?: string;
+  /** The flag may be given several times; its value is then a list. */
+  multiple?: boolean;
   description: string;
 }
 
 /** Flags and positionals after parsing. */
 export interface ParsedArgs {
   positionals: string[];
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
 }
 
 /** What every command receives besides its arguments. */

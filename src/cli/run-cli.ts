@@ -20,7 +20,7 @@ function parse(spec: CommandSpec, rest: string[]): ParsedArgs {
   const options = Object.fromEntries(
     Object.entries({ ...spec.options, ...commonOptions }).map(([key, o]) => [
       key,
-      o.short ? { type: o.type, short: o.short } : { type: o.type },
+      { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
     ]),
   );
   let parsed: ReturnType<typeof parseArgs>;
