@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatCompletionCreateParams } from '../../../src/api/types/chat.js';
-import { runCli } from '../../../src/cli/run-cli.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { Emulator } from '../../../src/emulator/types.js';
 import { tinyPng, wavOfSeconds } from '../../helpers/media-bytes.js';
-import { memoryIo } from '../../helpers/memory-io.js';
+import { runCliInMemory } from '../../helpers/run-cli-in-memory.js';
 
 describe('svc-agents chat request flags', () => {
   let emu: Emulator;
@@ -38,13 +37,7 @@ describe('svc-agents chat request flags', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** Runs the CLI in-process against the emulator, in the temp folder. */
-  async function chat(args: string[], input = '') {
-    const io = memoryIo({ SVC_BASE_URL: emu.baseURL, SVC_API_KEY: emu.apiKey }, input);
-    io.cwd = dir;
-    const code = await runCli(['chat', ...args], io);
-    return { code, stdout: io.out(), stderr: io.err() };
-  }
+  const chat = (args: string[], input = '') => runCliInMemory(emu, ['chat', ...args], { cwd: dir, input });
 
   const chatRequests = () =>
     emu
