@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { startChatServer } from '../../web/serve/start-chat-server.js';
+import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
 import { chatInstructions } from '../chat/chat-tools.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
@@ -14,7 +15,7 @@ import { defaultChatModel } from './utils.js';
 export const serveCommand: CommandSpec = {
   path: ['serve'],
   summary: 'serve a web chat for the demo agent or your agent on 127.0.0.1 (default port 8787)',
-  usage: 'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>]',
+  usage: 'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--voice <name>]',
   positionals: { min: 0, max: 0 },
   options: {
     port: {
@@ -34,10 +35,16 @@ export const serveCommand: CommandSpec = {
       valueName: '<id>',
       description: `model of the demo agent (default ${defaultChatModel})`,
     },
+    voice: {
+      type: 'string',
+      valueName: '<name>',
+      description: `the demo agent speaks its answers with this voice, played in the page (default model ${defaultAudioModel})`,
+    },
   },
   details:
     'The page streams answers and reasoning, shows tool calls, asks before running tools that need approval,\n' +
-    'and takes file uploads into a knowledge base of the chat. Stop with Ctrl-C.',
+    'takes file uploads into a knowledge base of the chat and images attached to the next message (answered\n' +
+    `by ${defaultVisionModel}). Stop with Ctrl-C.`,
   async run(ctx, args) {
     const portText = (args.values.port as string | undefined) ?? '8787';
     const port = Number(portText);
@@ -45,10 +52,23 @@ export const serveCommand: CommandSpec = {
       throw new CliUsageError(`--port: must be 0-65535, not "${portText}"`, 'serve');
     const { client, emulated } = await connect(ctx);
     const agentPath = args.values.agent as string | undefined;
-    const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    const voice = args.values.voice as string | undefined;
+    const model =
+      (args.values.model as string | undefined) ??
+      ctx.io.env.SVC_MODEL ??
+      (voice ? defaultAudioModel : defaultChatModel);
     const agent = agentPath
       ? await loadAgentModule(resolve(ctx.io.cwd, agentPath))
-      : createServeAgent({ model, tools: demoTools(), instructions: chatInstructions });
+      : createServeAgent({
+          model,
+          tools: demoTools(),
+          instructions: chatInstructions,
+          visionModel: defaultVisionModel,
+          // The page streams, and a stream carries pcm: the page wraps it in a wav header to play it.
+          ...(voice
+            ? { modelSettings: { modalities: ['text', 'audio'], audio: { voice, format: 'pcm' } } }
+            : {}),
+        });
     const server = await startChatServer({
       client,
       agent,
