@@ -12,6 +12,7 @@ import { describeToolResults, type ToolExchange } from './describe-tool-results.
 import { SchemaFiller } from './fill-schema.js';
 import type { ModelAnswer } from './model-answer.js';
 import { planToolCalls } from './plan-tool-calls.js';
+import { requestToday } from './request-today.js';
 
 export { truncate } from '../utils.js';
 
@@ -44,7 +45,7 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
 
   const functions = tools.filter((t): t is FunctionToolDefinition => t.type === 'function');
   if (last?.role === 'user' && functions.length > 0) {
-    const plan = planToolCalls(functions, userText);
+    const plan = planToolCalls(functions, userText, requestToday(messages));
     if (plan.calls.length > 0) {
       const prefix = `call_${createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 16)}`;
       return {
@@ -97,8 +98,16 @@ function formatted(
   if (format?.type === 'json_object') return JSON.stringify({ answer: reply });
   if (format?.type === 'json_schema') {
     const userText = messageText([...body.messages].reverse().find((m) => m.role === 'user'));
-    const filler = new SchemaFiller({ facts: analyzeText(userText), records, context });
-    return JSON.stringify(filler.fill(format.json_schema.schema as Record<string, unknown>));
+    const filler = new SchemaFiller({
+      facts: analyzeText(userText, requestToday(body.messages)),
+      records,
+      context,
+    });
+    const value = filler.fill(format.json_schema.schema as Record<string, unknown>);
+    // Never JSON that breaks the schema: a value the request cannot supply is asked for instead.
+    if (!filler.valid)
+      return `I cannot answer in the requested format without it: which value should ${filler.unmet[0]} have?`;
+    return JSON.stringify(value);
   }
   return reply;
 }
