@@ -1,5 +1,5 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import formatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCompletion } from '../../../src/api/types/chat.js';
@@ -9,6 +9,8 @@ import { callEmulator } from '../../helpers/call-emulator.js';
 
 type Schema = Record<string, unknown>;
 
+// ajv-formats is CommonJS: under NodeNext its default import is the module, whose `default` is the plugin.
+const addFormats = formatsModule.default;
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 
