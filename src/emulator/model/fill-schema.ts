@@ -230,6 +230,12 @@ export class SchemaFiller {
       }
     }
     const found = value !== undefined;
+    // "15%" for a 0-1 fraction is 0.15: a percentage is read as such.
+    if (value !== undefined && value > 1 && typeof schema.maximum === 'number' && schema.maximum <= 1) {
+      const hit = numbers.find((n) => n.value === value);
+      if (hit && /^-?[\d,.]+\s*(%|percent\b|per cent\b)/i.test(this.source.facts.text.slice(hit.at)))
+        value /= 100;
+    }
     let out = value ?? (typeof schema.default === 'number' ? schema.default : undefined);
     if (out === undefined) out = typeof schema.minimum === 'number' ? schema.minimum : 1;
     out = clamp(out, schema);
