@@ -65,7 +65,8 @@ interface LiveRun {
 
 /**
  * A chat backend in a few routes (under `basePath`, default `/api`), streaming `AgentEvent`s as SSE:
- * - `POST /chat` `{ message, sessionId? }`: runs the agent on the session's conversation; the headers
+ * - `POST /chat` `{ message, sessionId?, images? }`: runs the agent on the session's conversation (images as
+ *   http(s) or `data:image/...` URLs, checked as `imagePart` checks them); the headers
  *   `x-run-id` and `x-session-id` name the run and the session.
  * - `POST /runs/:runId/approvals` `{ decisions: [{ toolCallId, approved, reason? }] }`: resumes a run
  *   paused for approvals; the continued stream is a new run (for an agent with a `store`, the same
