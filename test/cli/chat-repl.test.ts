@@ -203,7 +203,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         session = pty;
         await pty.waitFor(/you › /);
         let mark = pty.output().length;
-        pty.type('Hello there\r');
+        pty.type('Tell me about the roadmap\r');
         await pty.waitFor(
           /error: the account cannot pay for this request \(402 [a-z_]+\)[^\n]*\n.*you › /s,
           mark,
@@ -211,7 +211,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         expect(pty.output().slice(mark)).not.toMatch(/\n\s+at /);
         mark = pty.output().length;
         pty.type('/retry\r');
-        await pty.waitFor(/assistant › .*Hello there/, mark);
+        await pty.waitFor(/assistant › .*Tell me about the roadmap/, mark);
         mark = pty.output().length;
         pty.type('/retry\r');
         await pty.waitFor(/nothing to retry/, mark);
