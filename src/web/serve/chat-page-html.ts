@@ -32,7 +32,7 @@ export function renderChatPage({ subtitle }: ChatPageOptions): string {
     <p id="upload-status" class="status" role="status"></p>
   </form>
   <form id="attach" class="upload">
-    <label for="image">Attach an image to your next message</label>
+    <label for="image">Attach an image for the vision model</label>
     <input id="image" name="image" type="file" accept="image/png,image/jpeg,image/webp,image/gif">
     <p id="attach-status" class="status" role="status"></p>
   </form>

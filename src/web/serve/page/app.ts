@@ -279,7 +279,7 @@ imageInput.addEventListener('change', () => {
   const reader = new FileReader();
   reader.addEventListener('load', () => {
     attachedImage = { name: file.name, url: String(reader.result) };
-    attachStatus.textContent = `${file.name} goes with your next message.`;
+    attachStatus.textContent = `${file.name} goes with what you send next.`;
     imageInput.value = '';
     prompt.focus();
   });
