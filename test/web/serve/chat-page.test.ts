@@ -10,6 +10,7 @@ import { defineTool } from '../../../src/tools/define-tool.js';
 import { createServeAgent } from '../../../src/web/serve/serve-agent.js';
 import { type ChatServer, startChatServer } from '../../../src/web/serve/start-chat-server.js';
 import { chromiumAvailable, launchChromium } from '../../helpers/launch-chromium.js';
+import { tinyPng } from '../../helpers/media-bytes.js';
 
 // The few DOM globals the page callbacks read: the test program is compiled without the DOM lib.
 declare const document: {
@@ -154,6 +155,35 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
         'Run the slow search about comets',
       );
       expect(await answer.locator('.tool').count()).toBe(1);
+      await page.context().close();
+    });
+  });
+
+  describe('when an image is attached', () => {
+    it('should show it with the next message and send it to the vision model', async () => {
+      const page = await openPage();
+      await page.getByLabel('Attach an image for the vision model').setInputFiles({
+        name: 'pixel.png',
+        mimeType: 'image/png',
+        buffer: tinyPng(),
+      });
+      await page.getByRole('status').filter({ hasText: 'pixel.png goes with what you send next' }).waitFor();
+      const before = emu.requests().length;
+      await ask(page, 'What is in this picture?');
+      await page.locator('li.msg.user img.attached[alt="pixel.png"]').waitFor();
+      await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+      const request = emu
+        .requests()
+        .slice(before)
+        .find((r) => r.path === '/v1/chat/completions')?.body as {
+        model: string;
+        messages: Array<{ role: string; content: unknown }>;
+      };
+      expect(request.model).toBe('svc-1o-turbo-vision');
+      expect(request.messages.at(-1)?.content).toEqual([
+        { type: 'text', text: 'What is in this picture?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${tinyPng().toString('base64')}` } },
+      ]);
       await page.context().close();
     });
   });
