@@ -188,6 +188,37 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
     });
   });
 
+  describe('when the agent speaks', () => {
+    it('should play the spoken answer: a wav the browser decodes', async () => {
+      const speaking = await startChatServer({
+        client,
+        port: 0,
+        agent: createServeAgent({
+          model: 'svc-audio-2',
+          tools: [],
+          instructions: 'Be brief.',
+          modelSettings: { modalities: ['text', 'audio'], audio: { voice: 'qingchunshaonv', format: 'pcm' } },
+        }),
+      });
+      try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(speaking.url);
+        await ask(page, 'Say good morning');
+        const player = lastAssistant(page).locator('audio[aria-label="Spoken answer"]');
+        await player.waitFor();
+        // The browser reads the wav header and finds a playable duration.
+        await expect
+          .poll(() => player.evaluate((audio) => (audio as unknown as { duration: number }).duration))
+          .toBeGreaterThan(0);
+        expect(await lastAssistant(page).locator('.text').textContent()).not.toBe('');
+        await context.close();
+      } finally {
+        await speaking.close();
+      }
+    });
+  });
+
   describe('when a file is uploaded into the knowledge base', () => {
     it('should answer a question about it, citing the file, and look right at desktop and phone widths', async () => {
       const page = await openPage();
