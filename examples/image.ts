@@ -1,9 +1,10 @@
 /**
- * Text to image: generate a PNG and save it.
+ * Text to image: generate a PNG and save it (under .artifacts/examples/, git-ignored).
  * Run: npx tsx examples/image.ts
  */
 import { writeFile } from 'node:fs/promises';
 import { connect } from './support/connect.js';
+import { outputPath } from './support/output-path.js';
 
 const { client, close } = await connect();
 
@@ -17,6 +18,7 @@ const { data } = await client.images.generate({
 const [image] = data;
 if (!image?.image) throw new Error('no image returned');
 if (image.finish_reason === 'content_filtered') console.warn('the content check stopped this image');
-await writeFile('lighthouse.png', Buffer.from(image.image, 'base64'));
-console.log(`wrote lighthouse.png (seed ${image.seed})`);
+const png = await outputPath('lighthouse.png');
+await writeFile(png.path, Buffer.from(image.image, 'base64'));
+console.log(`wrote ${png.shown} (seed ${image.seed})`);
 await close();

@@ -79,6 +79,7 @@ export {
 } from './agent/handoffs/handoff.js';
 export type { ModelSettings } from './agent/model-settings.js';
 export type { BudgetLease, BudgetRequest, RequestBudget } from './agent/request-budget.js';
+export { type RunAudio, writeWavFile } from './agent/run-audio.js';
 export type {
   AgentStep,
   CompletedRunResult,

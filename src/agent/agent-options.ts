@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SvcClient } from '../api/svc-client.js';
+import type { Channel } from '../api/types/request-options.js';
 import type { HostedTool, Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentHooks } from './agent-hooks.js';
@@ -30,6 +31,12 @@ export interface AgentOptions<TContext = unknown, TOutput = undefined> {
    * features (tools, json_schema, audio) is skipped. The step's `fallback` and a `model-fallback` event say so.
    */
   fallbackModels?: readonly string[];
+  /**
+   * Where requests go: `'plan'` is the plan channel (`/svc_plan/v1`, billed in credits), which serves
+   * only `svc-router-v1`. @default 'default'
+   * @example new Agent({ client, model: 'svc-router-v1', channel: 'plan' })
+   */
+  channel?: Channel;
   /** System instructions sent first on every request (not stored in the run's messages). */
   instructions?: string;
   /** Name in handoffs (`transfer_to_<name>`), events, stored run records and `result.lastAgent`. @default 'agent' */

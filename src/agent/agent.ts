@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import type { planModelId } from '../api/schemas/model-ids.js';
 import type { SvcClient } from '../api/svc-client.js';
-import type { ChatMessage } from '../api/types/chat.js';
+import type { ChatCompletionCreateParams, ChatMessage } from '../api/types/chat.js';
+import type { Channel } from '../api/types/request-options.js';
 import type { Tool, ToolSet } from '../tools/tool.js';
 import { loadOnce } from '../transport/utils.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
@@ -67,7 +69,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const client = options.client;
     this.#client = client;
     this.#output = options.output;
-    this.#create = (params, requestOptions) => client.chat.completions.create(params, requestOptions);
+    this.#create = createFor(client, this.#options.channel);
     registerAgentInternals(this, {
       options: this.#options,
       client,
@@ -316,4 +318,14 @@ function toRunState(input: AgentInput): RunState {
   if (typeof input === 'string') return new RunState({ messages: [{ role: 'user', content: input }] });
   if (Array.isArray(input)) return new RunState({ messages: input.map((message) => ({ ...message })) });
   throw new AgentOptionsError({ field: 'input', rule: 'must be a string, a message array or a RunState' });
+}
+
+/** The chat method of the agent's channel; the plan channel's model was checked with the options. */
+function createFor(client: SvcClient, channel: Channel): CreateChatCompletion {
+  if (channel === 'plan') {
+    const plan = client.plan.chat.completions;
+    return (params, requestOptions) =>
+      plan.create(params as ChatCompletionCreateParams & { model: typeof planModelId }, requestOptions);
+  }
+  return (params, requestOptions) => client.chat.completions.create(params, requestOptions);
 }

@@ -12,7 +12,7 @@ export function buildRunResult<Output>(
   const last = state.steps.at(-1);
   const interrupted = status === 'interrupted';
   // One object literal (no spread of a shared base): built once per run, on its hot path.
-  return {
+  const result = {
     text: last?.text ?? '',
     messages: state.messages.slice(),
     steps: state.steps.slice(),
@@ -25,4 +25,6 @@ export function buildRunResult<Output>(
     interruptions: interrupted ? state.interruptions : [],
     sources: collectSources(state.steps),
   } as RunResult<Output>;
+  if (last?.audio) result.audio = last.audio;
+  return result;
 }

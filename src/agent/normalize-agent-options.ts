@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { planModelId } from '../api/schemas/model-ids.js';
+import type { Channel } from '../api/types/request-options.js';
 import { createToolSet } from '../tools/create-tool-set.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import type { ToolSet } from '../tools/tool.js';
@@ -29,6 +31,7 @@ export interface NormalizedAgentOptions {
   model: string;
   /** Models a turn moves to, in order, when `model` is overloaded (from `model: [...]` and `fallbackModels`). */
   fallbackModels: readonly string[];
+  channel: Channel;
   instructions: string | undefined;
   toolSet: ToolSet;
   maxTurns: number;
@@ -72,6 +75,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
     handoffs = [],
     inputGuardrails = [],
     outputGuardrails = [],
+    channel = 'default',
   } = options;
   const client = options.client as unknown;
   if (typeof client !== 'object' || client === null || !('chat' in client)) {
@@ -90,6 +94,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
       throw new AgentOptionsError({ field: `fallbackModels[${i}]`, rule: 'must be a model name' });
     }
   });
+  checkChannel(channel, model);
   if (instructions !== undefined && typeof instructions !== 'string') {
     throw new AgentOptionsError({ field: 'instructions', rule: 'must be a string' });
   }
@@ -124,6 +129,7 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
   return {
     model,
     fallbackModels: [...new Set(fallbackModels)].filter((fallback) => fallback !== model),
+    channel,
     instructions,
     toolSet: knowledgeBases
       ? withKnowledgeBaseSearch(toolSet, { client: options.client, model, knowledgeBases })
@@ -154,6 +160,28 @@ export function normalizeAgentOptions(options: AgentOptions<any, any>): Normaliz
 export function checkPositiveInteger(field: string, value: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new AgentOptionsError({ field, rule: `must be an integer >= 1, got ${String(value)}` });
+  }
+}
+
+/** The plan model lives on its own channel: say what to write instead of letting the request fail. */
+function checkChannel(channel: unknown, model: string): void {
+  if (channel !== 'default' && channel !== 'plan') {
+    throw new AgentOptionsError({
+      field: 'channel',
+      rule: `must be "default" or "plan", got ${String(channel)}`,
+    });
+  }
+  if (channel === 'default' && model === planModelId) {
+    throw new AgentOptionsError({
+      field: 'model',
+      rule: `"${planModelId}" is served only on the plan channel: new Agent({ client, model: '${planModelId}', channel: 'plan' })`,
+    });
+  }
+  if (channel === 'plan' && model !== planModelId) {
+    throw new AgentOptionsError({
+      field: 'channel',
+      rule: `the plan channel serves only "${planModelId}", not "${model}": set model: '${planModelId}' or leave channel out`,
+    });
   }
 }
 

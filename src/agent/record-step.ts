@@ -1,4 +1,5 @@
 import type { ChatCompletion } from '../api/types/chat.js';
+import { toRunAudio } from './run-audio.js';
 import type { AgentStep, StepFallback } from './run-result.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 import type { AssistantTurn } from './to-assistant-message.js';
@@ -37,6 +38,8 @@ export function recordStep(
     finishReason: completion.choices[0]?.finish_reason ?? null,
   };
   if (fallback) step.fallback = fallback;
+  const audio = toRunAudio(completion.choices[0]?.message.audio);
+  if (audio) step.audio = audio;
   state.messages.push(turn.message);
   state.steps.push(step);
   state.usage = addUsage(state.usage, usage);

@@ -1,5 +1,6 @@
 import type { AssistantMessage, ChatMessage, FinishReason, HostedToolCall } from '../api/types/chat.js';
 import type { DocumentSource, ToolCallOutcome, ToolCallStatus } from '../tools/tool.js';
+import type { RunAudio } from './run-audio.js';
 import type { RunState } from './run-state.js';
 import type { AgentUsage } from './usage.js';
 
@@ -40,6 +41,8 @@ export interface AgentStep {
   text: string;
   /** The reasoning of this turn, whichever wire field carried it. */
   reasoning: string | undefined;
+  /** The turn's spoken answer as a wav, when the request asked an audio model for audio. */
+  audio?: RunAudio;
   toolCalls: StepToolCall[];
   /** Hosted calls (web search, retrieval) the service ran itself. */
   hostedToolCalls: HostedToolCall[];
@@ -61,6 +64,8 @@ export interface ToolApprovalItem {
 interface RunResultBase {
   /** The final assistant text (of the last step). */
   text: string;
+  /** The final spoken answer (of the last step) as a wav; write it with `writeWavFile`. */
+  audio?: RunAudio;
   /** The whole conversation in wire format, ready to continue. */
   messages: ChatMessage[];
   steps: AgentStep[];

@@ -45,6 +45,7 @@ function createRunStateJsonSchema() {
     message: z.looseObject({ role: z.literal('assistant') }),
     text: z.string(),
     reasoning: z.string().optional(),
+    audio: z.object({ data: z.string(), format: z.literal('wav'), transcript: z.string() }).optional(),
     toolCalls: z.array(
       z.object({
         toolCallId: z.string(),

@@ -13,7 +13,7 @@ export const commonOptions: Record<string, OptionSpec> = {
 function optionLines(options: Record<string, OptionSpec>): string[] {
   const rows = Object.entries(options).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.valueName ? ` ${spec.valueName}` : ''}`;
-    return [flag, spec.description] as const;
+    return [flag, spec.multiple ? `${spec.description} (repeatable)` : spec.description] as const;
   });
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`);

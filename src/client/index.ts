@@ -182,8 +182,11 @@ export function createChatClient(options: ChatClientOptions = {}) {
     });
 
   return {
-    /** Sends a user message (in `sessionId`'s conversation, or a new one) and follows the run. */
-    send(message: string, sendOptions: { sessionId?: string } = {}): ChatRun {
+    /**
+     * Sends a user message (in `sessionId`'s conversation, or a new one) and follows the run; `images`
+     * (http(s) addresses or `data:image/...` URIs) go with it, to a vision model.
+     */
+    send(message: string, sendOptions: { sessionId?: string; images?: string[] } = {}): ChatRun {
       return follow(post('/chat', { message, ...sendOptions }));
     },
     /** Answers the approval requests of a paused run and follows the continued run. */

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent, AgentInput } from '../agent/agent.js';
 import { RunState } from '../agent/run-state.js';
+import { type ImagePart, imagePart } from '../api/parts/image-part.js';
+import { isHttpUrl } from '../api/parts/read-part-bytes.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 import { toSseResponse } from '../transport/sse/sse-writer.js';
@@ -14,10 +16,16 @@ import { parseUIChatRequest, uiFramesFromLog } from './ui-chat-request.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
 import { ChatRequestError, errorResponse, jsonResponse } from './web-error.js';
 
-/** The agent of a chat: one for all sessions, or one per session (e.g. with the session's tools). */
+/**
+ * The agent of a chat: one for all sessions, or one per session (e.g. with the session's tools). `vision`
+ * is true when the conversation holds an image, so a factory can answer with a vision model.
+ */
 export type ChatAgent =
   | Agent<unknown, unknown>
-  | ((session: { sessionId: string }) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>);
+  | ((session: {
+      sessionId: string;
+      vision: boolean;
+    }) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>);
 
 /** Options of `createChatHandler`. */
 export interface ChatHandlerOptions {
@@ -68,7 +76,8 @@ interface LiveRun {
 
 /**
  * A chat backend in a few routes (under `basePath`, default `/api`), streaming `AgentEvent`s as SSE:
- * - `POST /chat` `{ message, sessionId? }`: runs the agent on the session's conversation; the headers
+ * - `POST /chat` `{ message, sessionId?, images? }`: runs the agent on the session's conversation (images as
+ *   http(s) or `data:image/...` URLs, checked as `imagePart` checks them); the headers
  *   `x-run-id` and `x-session-id` name the run and the session.
  * - `POST /runs/:runId/approvals` `{ decisions: [{ toolCallId, approved, reason? }] }`: resumes a run
  *   paused for approvals; the continued stream is a new run (for an agent with a `store`, the same
@@ -98,7 +107,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const activeBySession = new Map<string, string>();
   /** The run of a session paused for approvals, for `useChat` requests (which name the chat, not the run). */
   const pausedBySession = new Map<string, string>();
-  const agentFor = (sessionId: string) => (typeof agent === 'function' ? agent({ sessionId }) : agent);
+  const agentFor = (sessionId: string, messages: readonly ChatMessage[]) =>
+    typeof agent === 'function' ? agent({ sessionId, vision: holdsImage(messages) }) : agent;
 
   /**
    * Starts a run; its id is the agent's `runId` too (the key in an agent's `store`), except when it
@@ -106,7 +116,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
    */
   async function startRun(sessionId: string, input: AgentInput, agentRunId?: string): Promise<string> {
     const runId = generateId();
-    const stream = (await agentFor(sessionId)).stream(input, { runId: agentRunId ?? runId });
+    const messages = input instanceof RunState ? input.messages : (input as readonly ChatMessage[]);
+    const stream = (await agentFor(sessionId, messages)).stream(input, { runId: agentRunId ?? runId });
     const log = new RunLog(stream, { abandonAfterMs });
     activeBySession.set(sessionId, runId);
     const settled = log.done.then(async (result) => {
@@ -145,8 +156,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     );
   }
 
-  /** Starts a run answering `message` in the session's conversation. */
-  async function beginMessage(sessionId: string, message: string): Promise<string> {
+  /** Starts a run answering `message` (and its images) in the session's conversation. */
+  async function beginMessage(sessionId: string, message: string, images: ImagePart[] = []): Promise<string> {
     const active = activeBySession.get(sessionId);
     if (active)
       throw new ChatRequestError({
@@ -154,7 +165,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         message: `sessionId: run ${active} is still in progress in this session`,
       });
     const history = (await store.loadSession(sessionId)) ?? [];
-    const input: ChatMessage[] = [...history, { role: 'user', content: message }];
+    const content = images.length > 0 ? [{ type: 'text' as const, text: message }, ...images] : message;
+    const input: ChatMessage[] = [...history, { role: 'user', content }];
     return startRun(sessionId, input);
   }
 
@@ -169,7 +181,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       });
     if (pausedBySession.get(paused.sessionId) === runId) pausedBySession.delete(paused.sessionId);
     try {
-      const state = RunState.fromJSON(paused.state, await agentFor(paused.sessionId));
+      const saved = (JSON.parse(paused.state) as { messages?: ChatMessage[] }).messages ?? [];
+      const state = RunState.fromJSON(paused.state, await agentFor(paused.sessionId, saved));
       applyDecisions(state, decisions);
       return await startRun(paused.sessionId, state, paused.agentRunId);
     } catch (error) {
@@ -182,7 +195,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
 
   async function postChat(request: Request): Promise<Response> {
     const body = await readJsonObject(request, maxBodyBytes);
-    const { message, sessionId: given } = body;
+    const { message, sessionId: given, images } = body;
     if (typeof message !== 'string' || message.trim() === '')
       throw new ChatRequestError({ status: 400, message: 'message: required non-empty string' });
     if (given !== undefined && (typeof given !== 'string' || !/^[\w.-]{1,128}$/.test(given)))
@@ -190,7 +203,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         status: 400,
         message: 'sessionId: must be 1-128 letters, digits, _ . or -',
       });
-    return streamRun(await beginMessage(given ?? generateId(), message));
+    return streamRun(await beginMessage(given ?? generateId(), message, readImages(images)));
   }
 
   async function postApprovals(request: Request, runId: string): Promise<Response> {
@@ -285,4 +298,35 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     },
   };
   return handler;
+}
+
+/** `images` of `POST /chat`: http(s) addresses or `data:image/...` URIs, checked as the client checks them. */
+function readImages(images: unknown): ImagePart[] {
+  if (images === undefined) return [];
+  if (!Array.isArray(images) || images.length > 4) {
+    throw new ChatRequestError({ status: 400, message: 'images: must be an array of at most 4 image URLs' });
+  }
+  return images.map((url, index) => {
+    if (typeof url !== 'string' || !(isHttpUrl(url) || url.startsWith('data:'))) {
+      throw new ChatRequestError({
+        status: 400,
+        message: `images[${index}]: must be an http(s) address or a data:image/... URI`,
+      });
+    }
+    try {
+      return imagePart(url);
+    } catch (error) {
+      throw new ChatRequestError({ status: 400, message: `images[${index}]: ${(error as Error).message}` });
+    }
+  });
+}
+
+/** True when a message of the conversation carries an image. */
+function holdsImage(messages: readonly ChatMessage[]): boolean {
+  return messages.some(
+    (message) =>
+      message.role === 'user' &&
+      Array.isArray(message.content) &&
+      message.content.some((part) => part.type === 'image_url'),
+  );
 }

@@ -99,7 +99,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         session = pty;
         await pty.waitFor(/you › /);
         const mark = pty.output().length;
-        pty.type('Hello there\r');
+        pty.type('Tell me about the roadmap\r');
         await pty.waitFor(/assistant › .*deterministic reply/, mark);
         expect(pty.output().slice(mark)).toMatch(/\x1b\[2m {2}thinking: \x1b\[22m\x1b\[2mThe user wrote/);
         pty.type('\x03'); // Ctrl-C at the prompt leaves
@@ -126,9 +126,9 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         pty.type('\x03');
         await pty.waitFor(/cancelled \(\/retry to try again\)\r?\n.*you › /s, mark);
         mark = pty.output().length;
-        pty.type('Hello again\r');
+        pty.type('Tell me about the roadmap again\r');
         // Answered at once: the cancelled request consumed the slow fault.
-        await pty.waitFor(/assistant › .*Hello again/, mark, 8_000);
+        await pty.waitFor(/assistant › .*roadmap again/, mark, 8_000);
         pty.type('/exit\r');
         expect(await pty.exited).toBe(0);
       },
@@ -203,7 +203,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         session = pty;
         await pty.waitFor(/you › /);
         let mark = pty.output().length;
-        pty.type('Hello there\r');
+        pty.type('Tell me about the roadmap\r');
         await pty.waitFor(
           /error: the account cannot pay for this request \(402 [a-z_]+\)[^\n]*\n.*you › /s,
           mark,
@@ -211,7 +211,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         expect(pty.output().slice(mark)).not.toMatch(/\n\s+at /);
         mark = pty.output().length;
         pty.type('/retry\r');
-        await pty.waitFor(/assistant › .*Hello there/, mark);
+        await pty.waitFor(/assistant › .*Tell me about the roadmap/, mark);
         mark = pty.output().length;
         pty.type('/retry\r');
         await pty.waitFor(/nothing to retry/, mark);

@@ -221,7 +221,7 @@ describe('svc-agents commands', () => {
         const json = JSON.parse(
           (await cli(['tokens', 'hello world, how are you?', '--json', '-m', 'svc-3.7-flash'])).stdout,
         );
-        expect(json).toEqual({ model: 'svc-3.7-flash', totalTokens: count });
+        expect(json).toEqual({ model: 'svc-3.7-flash', format: 'chat', totalTokens: count });
       },
       TIMEOUT,
     );

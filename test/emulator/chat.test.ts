@@ -302,6 +302,20 @@ describe('emulator chat completions', () => {
     });
   });
 
+  describe('when a video part is sent', () => {
+    it('should answer any http(s) address, whatever its path ends in, and refuse other schemes', async () => {
+      const video = (url: string) => ({
+        model: 'svc-1o-turbo-vision',
+        messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url } }] }],
+      });
+      const signed = await post('/v1/chat/completions', video('https://cdn.example.com/v/7f3a9c?sig=1'));
+      expect(signed.status).toBe(200);
+      const local = await post('/v1/chat/completions', video('file:///tmp/clip.mp4'));
+      expect(local.status).toBe(400);
+      expect(local.text).toContain('video_url.url');
+    });
+  });
+
   describe('when using the plan channel', () => {
     it('should serve svc-router-v1 and refuse image input and web_search with unsupported_content_type', async () => {
       const ok = await post('/svc_plan/v1/chat/completions', {

@@ -62,9 +62,7 @@ describe('emulator voices and images', () => {
         data: unknown[];
       }>();
       expect(list).toMatchObject({ object: 'list', has_more: false, first_id: first.id });
-      expect(list.data).toEqual([
-        { id: first.id, object: 'audio.voice', file_id: fileId, created_at: expect.any(Number) },
-      ]);
+      expect(list.data).toEqual([{ id: first.id, file_id: fileId, created_at: expect.any(Number) }]);
     });
 
     it('should read mp3 durations and refuse audio outside 5-10 s naming file_id', async () => {

@@ -60,8 +60,8 @@ const expectations: Record<
     ],
   },
   'audio-chat.ts': {
-    stdout: [/transcript: .+/, /wrote answer\.wav \(\d+ bytes\)/],
-    files: { 'answer.wav': 'RIFF' },
+    stdout: [/transcript: .+/, /wrote \.artifacts\/examples\/answer\.wav \(\d+ bytes\)/],
+    files: { '.artifacts/examples/answer.wav': 'RIFF' },
   },
   'telemetry-console.ts': {
     stdout: [
@@ -95,10 +95,20 @@ const expectations: Record<
       /resumed and completed; the model was told: "Tool write_report was interrupted/,
     ],
   },
-  'image.ts': { stdout: [/wrote lighthouse\.png \(seed 42\)/], files: { 'lighthouse.png': '\x89PNG' } },
+  'image.ts': {
+    stdout: [/wrote \.artifacts\/examples\/lighthouse\.png \(seed 42\)/],
+    files: { '.artifacts/examples/lighthouse.png': '\x89PNG' },
+  },
   'voice-clone.ts': {
-    stdout: [/cloned voice (voice-\S+)/, /wrote voice-preview\.wav/, /voice voice-\S+ from file file-\S+/],
-    files: { 'voice-preview.wav': 'RIFF', 'sample.wav': 'RIFF' },
+    stdout: [
+      /cloned voice (voice-\S+)/,
+      /wrote \.artifacts\/examples\/voice-preview\.wav/,
+      /voice voice-\S+ from file file-\S+/,
+    ],
+    files: {
+      '.artifacts/examples/voice-preview.wav': 'RIFF',
+      '.artifacts/examples/sample.wav': 'RIFF',
+    },
   },
 };
 

@@ -39,6 +39,7 @@ const chatCompletionParamsObject = z.object({
   modalities: z.array(z.enum(['text', 'audio'])).optional(),
   max_tokens: integerBetween(1).optional(),
   temperature: numberBetween(0, 2).optional(),
+  // Beyond the spec, which gives no range: nucleus sampling keeps a share of the probability mass, so 0 to 1.
   top_p: numberBetween(0, 1).optional(),
   n: integerBetween(1).optional(),
   stream: z.boolean().optional(),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isMp4Url } from '../parts/video-part.js';
 import { dataUriProblem, isHttpUrl, ruleError } from './field-rules.js';
 
 const imageFormats = {
@@ -33,19 +32,16 @@ export const imagePartSchema = z.object({
   image_url: z.object({ url: imageUrlSchema, detail: z.enum(['low', 'high']).optional() }),
 });
 
-/** A video part: http(s) address of an mp4 video. */
+/**
+ * A video part: any http(s) address. The spec says the video is mp4, not that the path names it so
+ * (signed and streaming URLs often end in no extension): the service finds out when it fetches it.
+ */
 export const videoPartSchema = z.object({
   type: z.literal('video_url'),
   video_url: z.object({
     url: z.string().superRefine((url, ctx) => {
       if (!isHttpUrl(url))
         ctx.addIssue({ code: 'custom', message: 'must be an http(s) address of an mp4 video' });
-      else if (!isMp4Url(url)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must be an mp4 video (a path ending in .mp4); the service takes only mp4',
-        });
-      }
     }),
   }),
 });

@@ -100,7 +100,7 @@ export function checkDefaultChannelRules(params: RawParams, ctx: Ctx): void {
   if (params.model === planModelId) {
     ctx.addIssue({
       code: 'custom',
-      message: `${planModelId} is served only on the plan channel (client.plan.chat.completions)`,
+      message: `${planModelId} is served only on the plan channel: client.plan.chat.completions.create(...), or new Agent({ client, model: '${planModelId}', channel: 'plan' })`,
       path: ['model'],
     });
   }

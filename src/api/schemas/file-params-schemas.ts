@@ -16,7 +16,7 @@ export const maxUploadBytes: Readonly<Record<(typeof filePurposes)[number], numb
 const purposeSchema = z.enum(filePurposes, {
   error: (issue) =>
     issue.input === 'retrieval'
-      ? '"retrieval" is withdrawn; use "retrieval-text" or "retrieval-image"'
+      ? '"retrieval" is withdrawn by the service (its documentation says so; the spec only lists it among purposes seen on files); use "retrieval-text" or "retrieval-image"'
       : undefined,
 });
 

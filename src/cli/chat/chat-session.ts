@@ -1,10 +1,13 @@
+import type { z } from 'zod';
 import { Agent } from '../../agent/agent.js';
 import type { PriceTable } from '../../agent/cost/price-table.js';
 import type { AgentEvent } from '../../agent/events.js';
+import type { ModelSettings } from '../../agent/model-settings.js';
 import type { RunResult, ToolApprovalItem } from '../../agent/run-result.js';
 import type { RunState } from '../../agent/run-state.js';
 import type { SvcClient } from '../../api/svc-client.js';
-import type { ChatMessage } from '../../api/types/chat.js';
+import type { ChatMessage, ContentPart } from '../../api/types/chat.js';
+import type { Channel } from '../../api/types/request-options.js';
 import type { AnyTool } from '../../tools/tool.js';
 
 /** Options of a chat session. */
@@ -17,6 +20,12 @@ export interface ChatSessionOptions {
   prices?: PriceTable | undefined;
   /** Knowledge bases (names or ids) the agent searches with citations; see the agent option. */
   knowledgeBases?: readonly string[] | undefined;
+  /** The plan channel (`svc-router-v1`) or the default one. */
+  channel?: Channel | undefined;
+  /** Request fields of every turn (audio output, ...). */
+  modelSettings?: ModelSettings | undefined;
+  /** A schema the answers must match (structured output). */
+  output?: z.ZodType | undefined;
 }
 
 /** How one message is sent: events go to `onEvent`; `decide` answers approval requests. */
@@ -25,14 +34,16 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Returns true to let a paused tool call run; false rejects it. */
   decide(item: ToolApprovalItem): Promise<boolean>;
+  /** Images, audio or videos sent with this message, after its text. */
+  attachments?: readonly ContentPart[];
 }
 
 /** A conversation with an agent that keeps its history between messages and can switch models. */
 export class ChatSession {
-  #agent: Agent;
+  #agent: Agent<unknown, unknown>;
   #messages: ChatMessage[] = [];
   /** The last message that failed, with the state to resume it from (tool results already in). */
-  #failed: { prompt: string; state: RunState | undefined } | undefined;
+  #failed: { message: ChatMessage; state: RunState | undefined } | undefined;
   readonly #options: ChatSessionOptions;
 
   constructor(options: ChatSessionOptions) {
@@ -68,33 +79,37 @@ export class ChatSession {
   }
 
   /** Sends one user message; pauses for approvals are answered with `decide` and the run resumed. */
-  send(prompt: string, options: SendOptions): Promise<RunResult> {
+  send(prompt: string, options: SendOptions): Promise<RunResult<unknown>> {
     this.#failed = undefined;
-    return this.#drive(prompt, [...this.#messages, { role: 'user', content: prompt }], options);
+    const content: string | ContentPart[] = options.attachments?.length
+      ? [{ type: 'text', text: prompt }, ...options.attachments]
+      : prompt;
+    const message: ChatMessage = { role: 'user', content };
+    return this.#drive(message, [...this.#messages, message], options);
   }
 
   /** Resumes the message that failed last, from where it stopped: finished tool calls do not run again. */
-  retry(options: SendOptions): Promise<RunResult> {
+  retry(options: SendOptions): Promise<RunResult<unknown>> {
     const failed = this.#failed;
     if (!failed) return Promise.reject(new Error('nothing to retry'));
     this.#failed = undefined;
-    return this.#drive(
-      failed.prompt,
-      failed.state ?? [...this.#messages, { role: 'user', content: failed.prompt }],
-      options,
-    );
+    return this.#drive(failed.message, failed.state ?? [...this.#messages, failed.message], options);
   }
 
-  async #drive(prompt: string, input: ChatMessage[] | RunState, options: SendOptions): Promise<RunResult> {
+  async #drive(
+    message: ChatMessage,
+    input: ChatMessage[] | RunState,
+    options: SendOptions,
+  ): Promise<RunResult<unknown>> {
     try {
       return await this.#run(input, options);
     } catch (error) {
-      this.#failed = { prompt, state: (error as { state?: RunState }).state };
+      this.#failed = { message, state: (error as { state?: RunState }).state };
       throw error;
     }
   }
 
-  async #run(input: ChatMessage[] | RunState, options: SendOptions): Promise<RunResult> {
+  async #run(input: ChatMessage[] | RunState, options: SendOptions): Promise<RunResult<unknown>> {
     const runOptions = options.signal ? { signal: options.signal } : {};
     let stream = this.#agent.stream(input, runOptions);
     for (;;) {
@@ -111,15 +126,19 @@ export class ChatSession {
     }
   }
 
-  #createAgent(model: string): Agent {
-    const { client, tools, instructions, prices, knowledgeBases } = this.#options;
-    return new Agent({
+  #createAgent(model: string): Agent<unknown, unknown> {
+    const { client, tools, instructions, prices, knowledgeBases, channel, modelSettings, output } =
+      this.#options;
+    return new Agent<unknown, unknown>({
       client,
       model,
       tools,
       instructions,
       ...(prices?.[model] ? { prices } : {}),
       ...(knowledgeBases ? { knowledgeBases } : {}),
+      ...(channel ? { channel } : {}),
+      ...(modelSettings ? { modelSettings } : {}),
+      ...(output ? { output } : {}),
     });
   }
 }

@@ -54,6 +54,18 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
     trace.write(`${text}\n`);
   };
 
+  let sawText = false;
+  const writeAnswer = (text: string) => {
+    spinner?.stop();
+    if (open !== 'answer') {
+      closeLine();
+      if (!answered) answer.write(answerPrefix);
+      open = 'answer';
+    }
+    answered = true;
+    answer.write(text);
+  };
+
   return {
     render(event) {
       switch (event.type) {
@@ -72,14 +84,12 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           return;
         case 'text-delta':
           if (!event.text) return;
-          spinner?.stop();
-          if (open !== 'answer') {
-            closeLine();
-            if (!answered) answer.write(answerPrefix);
-            open = 'answer';
-          }
-          answered = true;
-          answer.write(event.text);
+          sawText = true;
+          writeAnswer(event.text);
+          return;
+        case 'audio-delta':
+          // An audio model speaks its answer: the transcript is the text to show, unless text came too.
+          if (event.transcript && !sawText) writeAnswer(event.transcript);
           return;
         case 'tool-call':
           traceLine(style.cyan(`  → ${event.toolName}(${preview(event.input)})`));

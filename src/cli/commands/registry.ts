@@ -1,12 +1,20 @@
 import type { CommandSpec } from '../command.js';
 import { chatCommand } from './chat.js';
 import { emulatorCommand } from './emulator.js';
+import {
+  filesContentCommand,
+  filesGetCommand,
+  filesLsCommand,
+  filesRmCommand,
+  filesUploadCommand,
+} from './files.js';
 import { imageCommand } from './image.js';
 import { kbAddCommand } from './kb-add.js';
 import { kbAskCommand } from './kb-ask.js';
 import { kbCreateCommand } from './kb-create.js';
 import { kbLsCommand } from './kb-ls.js';
 import { mcpServeCommand } from './mcp-serve.js';
+import { modelsGetCommand, modelsLsCommand } from './models.js';
 import {
   runsApproveCommand,
   runsLsCommand,
@@ -29,6 +37,13 @@ export const commands: CommandSpec[] = [
   kbAddCommand,
   kbAskCommand,
   kbLsCommand,
+  modelsLsCommand,
+  modelsGetCommand,
+  filesLsCommand,
+  filesUploadCommand,
+  filesGetCommand,
+  filesRmCommand,
+  filesContentCommand,
   imageCommand,
   voiceCloneCommand,
   voiceLsCommand,

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { startChatServer } from '../../web/serve/start-chat-server.js';
+import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
 import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import { CliUsageError } from '../cli-usage-error.js';
@@ -15,7 +16,7 @@ import { defaultChatModel } from './utils.js';
 export const serveCommand: CommandSpec = {
   path: ['serve'],
   summary: 'serve a web chat for the demo agent or your agent on 127.0.0.1 (default port 8787)',
-  usage: 'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]...',
+  usage: 'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]... [--voice <name>]',
   positionals: { min: 0, max: 0 },
   options: {
     port: {
@@ -42,10 +43,16 @@ export const serveCommand: CommandSpec = {
       description:
         'knowledge base (name or id) the demo agent searches and cites, repeatable (default: all of yours when you have at most 5)',
     },
+    voice: {
+      type: 'string',
+      valueName: '<name>',
+      description: `the demo agent speaks its answers with this voice, played in the page (default model ${defaultAudioModel})`,
+    },
   },
   details:
     'The page streams answers and reasoning, shows tool calls, asks before running tools that need approval,\n' +
-    'and takes file uploads into a knowledge base of the chat. Stop with Ctrl-C.',
+    'takes file uploads into a knowledge base of the chat and images attached to the next message (answered\n' +
+    `by ${defaultVisionModel}). Stop with Ctrl-C.`,
   async run(ctx, args) {
     const portText = (args.values.port as string | undefined) ?? '8787';
     const port = Number(portText);
@@ -53,7 +60,11 @@ export const serveCommand: CommandSpec = {
       throw new CliUsageError(`--port: must be 0-65535, not "${portText}"`, 'serve');
     const { client, emulated } = await connect(ctx);
     const agentPath = args.values.agent as string | undefined;
-    const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    const voice = args.values.voice as string | undefined;
+    const model =
+      (args.values.model as string | undefined) ??
+      ctx.io.env.SVC_MODEL ??
+      (voice ? defaultAudioModel : defaultChatModel);
     if (agentPath && knowledgeBaseFlags(args.values.kb).length > 0) {
       throw new CliUsageError('--kb is for the demo agent; your --agent module chooses its own', 'serve');
     }
@@ -64,6 +75,11 @@ export const serveCommand: CommandSpec = {
           tools: demoTools(),
           instructions: chatInstructions,
           knowledgeBases: await chooseKnowledgeBases(client, knowledgeBaseFlags(args.values.kb)),
+          visionModel: defaultVisionModel,
+          // The page streams, and a stream carries pcm: the page wraps it in a wav header to play it.
+          ...(voice
+            ? { modelSettings: { modalities: ['text', 'audio'], audio: { voice, format: 'pcm' } } }
+            : {}),
         });
     const server = await startChatServer({
       client,

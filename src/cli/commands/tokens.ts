@@ -1,4 +1,5 @@
 import { text } from 'node:stream/consumers';
+import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { defaultChatModel } from './utils.js';
@@ -7,7 +8,7 @@ import { defaultChatModel } from './utils.js';
 export const tokensCommand: CommandSpec = {
   path: ['tokens'],
   summary: 'count the input tokens of a text (as a user message)',
-  usage: 'tokens <text|-> [--model <id>]',
+  usage: 'tokens <text|-> [--model <id>] [--format chat|messages]',
   positionals: { min: 1 },
   options: {
     model: {
@@ -15,6 +16,12 @@ export const tokensCommand: CommandSpec = {
       short: 'm',
       valueName: '<id>',
       description: `model id (default ${defaultChatModel})`,
+    },
+    format: {
+      type: 'string',
+      valueName: '<format>',
+      description:
+        'chat (POST /v1/token/count, the default) or messages (POST /v1/messages/count_tokens, Messages format)',
     },
   },
   details: 'Pass - to read the text from stdin.',
@@ -24,10 +31,18 @@ export const tokensCommand: CommandSpec = {
         ? await text(ctx.io.stdin)
         : args.positionals.join(' ');
     const model = (args.values.model as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
+    const format = (args.values.format as string | undefined) ?? 'chat';
+    if (format !== 'chat' && format !== 'messages') {
+      throw new CliUsageError(`--format must be chat or messages, got "${format}"`, 'tokens');
+    }
     const { client } = await connect(ctx);
-    const count = await client.tokens.count({ model, messages: [{ role: 'user', content: input }] });
-    const total = count.data.total_tokens;
-    if (ctx.json) ctx.printJson({ model, totalTokens: total });
+    const total =
+      format === 'messages'
+        ? (await client.messages.countTokens({ model, messages: [{ role: 'user', content: input }] }))
+            .input_tokens
+        : (await client.tokens.count({ model, messages: [{ role: 'user', content: input }] })).data
+            .total_tokens;
+    if (ctx.json) ctx.printJson({ model, format, totalTokens: total });
     else ctx.io.stdout.write(`${total}\n`);
     return 0;
   },

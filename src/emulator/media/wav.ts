@@ -1,7 +1,11 @@
+import { PCM_SAMPLE_RATE } from '../../api/audio/pcm-to-wav.js';
 import { hashString } from './png.js';
 
+/** The emulator writes wav files the way the client assembles them. */
+export { pcmToWav } from '../../api/audio/pcm-to-wav.js';
+
 /** Sample rate of all emulated speech: the service's pcm format (24 kHz, mono, 16-bit). */
-export const SPEECH_SAMPLE_RATE = 24_000;
+export const SPEECH_SAMPLE_RATE = PCM_SAMPLE_RATE;
 const MAX_SECONDS = 20;
 
 /**
@@ -33,23 +37,4 @@ function toneSamples(frequency: number, seconds: number): Buffer {
     out.writeInt16LE(Math.round(value * 32767), i * 2);
   }
   return out;
-}
-
-/** Wraps 16-bit PCM in a canonical 44-byte RIFF/WAVE header. */
-export function pcmToWav(pcm: Buffer, sampleRate = SPEECH_SAMPLE_RATE, channels = 1): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVE', 8, 'latin1');
-  header.write('fmt ', 12, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * channels * 2, 28);
-  header.writeUInt16LE(channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
 }

@@ -1,11 +1,14 @@
 import { findDates, findTimes, MONTHS, WEEKDAYS } from './find-dates.js';
 import { knownCity, lowerCaseCities } from './places.js';
+import { REFERENCE_TODAY } from './request-today.js';
 import { STOP_WORDS } from './words.js';
 
 /** What a message offers for arguments, each list in the order the message says it. */
 export interface TextFacts {
   /** The message, trimmed of trailing punctuation. */
   text: string;
+  /** The date (YYYY-MM-DD) "today" meant when the text was read: from the request, never the clock. */
+  today: string;
   /** Text in double, single or curly quotes. */
   quoted: string[];
   /** Place-like spans: known cities and capitalised spans after "in", "at", "for", "from", "to"... */
@@ -97,7 +100,7 @@ const WORD_NUMBERS: Record<string, number> = {
 };
 
 /** Reads a message for argument values. `today` (YYYY-MM-DD) anchors "tomorrow" and weekdays. */
-export function analyzeText(input: string, today = new Date().toISOString().slice(0, 10)): TextFacts {
+export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
   const text = input.trim().replace(/[\s.!?]+$/, '');
   const quoted = [...text.matchAll(/"([^"]+)"|“([^”]+)”|(?<![\p{L}])'([^']{2,})'(?![\p{L}])/gu)].map((m) =>
     (m[1] ?? m[2] ?? m[3] ?? '').trim(),
@@ -146,6 +149,7 @@ export function analyzeText(input: string, today = new Date().toISOString().slic
   const { names, places } = findNames(text);
   const facts: TextFacts = {
     text,
+    today,
     quoted,
     places,
     names,

@@ -14,6 +14,8 @@ import { SchemaFiller } from './fill-schema.js';
 import type { ModelAnswer } from './model-answer.js';
 import { planKnowledgeBaseSearch } from './plan-knowledge-base-search.js';
 import { planToolCalls } from './plan-tool-calls.js';
+import { requestToday } from './request-today.js';
+import { smallTalkReply } from './small-talk.js';
 
 export { truncate } from '../utils.js';
 
@@ -46,7 +48,7 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
 
   const functions = tools.filter((t): t is FunctionToolDefinition => t.type === 'function');
   if (last?.role === 'user' && functions.length > 0) {
-    const plan = planToolCalls(functions, userText);
+    const plan = planToolCalls(functions, userText, requestToday(messages));
     if (plan.calls.length > 0) {
       const prefix = `call_${createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 16)}`;
       return {
@@ -84,6 +86,8 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
     };
   }
 
+  const brief = userText ? smallTalkReply(userText) : undefined;
+  if (brief && !body.response_format) return { content: brief };
   const reply = userText
     ? `You said: "${truncate(userText, 500)}". This is the svc emulator's deterministic reply.`
     : 'I received your message. This is the svc emulator\u2019s deterministic reply.';
@@ -98,11 +102,22 @@ function formatted(
   context: string,
 ): string {
   const format = body.response_format;
-  if (format?.type === 'json_object') return JSON.stringify({ answer: reply });
-  if (format?.type === 'json_schema') {
+  // JSON mode with the schema in the instructions (how an agent asks models without json_schema): fill it.
+  const instructed = format?.type === 'json_object' ? schemaInInstructions(body.messages) : undefined;
+  if (format?.type === 'json_object' && !instructed) return JSON.stringify({ answer: reply });
+  const schema = instructed ?? (format?.type === 'json_schema' ? format.json_schema.schema : undefined);
+  if (schema) {
     const userText = messageText([...body.messages].reverse().find((m) => m.role === 'user'));
-    const filler = new SchemaFiller({ facts: analyzeText(userText), records, context });
-    return JSON.stringify(filler.fill(format.json_schema.schema as Record<string, unknown>));
+    const filler = new SchemaFiller({
+      facts: analyzeText(userText, requestToday(body.messages)),
+      records,
+      context,
+    });
+    const value = filler.fill(schema as Record<string, unknown>);
+    // Never JSON that breaks the schema: a value the request cannot supply is asked for instead.
+    if (!filler.valid)
+      return `I cannot answer in the requested format without it: which value should ${filler.unmet[0]} have?`;
+    return JSON.stringify(value);
   }
   return reply;
 }
@@ -168,4 +183,25 @@ function answerFromPassages(passages: Passage[]): string {
   );
   const also = others.length > 0 ? ` See also ${others.join(', ')}.` : '';
   return `According to ${best.fileName}: ${truncate(best.text, 600)}${also}`;
+}
+
+/** The JSON Schema a system message gives for JSON mode ("... matches this JSON Schema:\n{...}"), if any. */
+function schemaInInstructions(messages: readonly ChatMessage[]): Record<string, unknown> | undefined {
+  for (const message of messages) {
+    if (message.role !== 'system' || typeof message.content !== 'string') continue;
+    const at = message.content.search(/JSON Schema:\s*\{/i);
+    if (at < 0) continue;
+    const text = message.content.slice(message.content.indexOf('{', at));
+    // The schema is the longest prefix that parses: instructions may go on after it.
+    for (let end = text.lastIndexOf('}'); end > 0; end = text.lastIndexOf('}', end - 1)) {
+      try {
+        const parsed = JSON.parse(text.slice(0, end + 1)) as unknown;
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+          return parsed as Record<string, unknown>;
+      } catch {
+        // Not the end of the schema yet: try an earlier closing brace.
+      }
+    }
+  }
+  return undefined;
 }

@@ -1,4 +1,6 @@
 import type { TextFacts } from './analyze-text.js';
+import { checkValue } from './check-value.js';
+import { conformNumber, conformString } from './conform-value.js';
 import { ENUM_LEXICON, NEUTRAL_MEMBERS } from './enum-lexicon.js';
 import { extractArithmetics } from './extract-arithmetic.js';
 import { fillString, type MissingParam } from './fill-string.js';
@@ -30,6 +32,8 @@ export class SchemaFiller {
   private readonly usedMembers = new Set<unknown>();
   /** Required parameters the request gave no value for (tool arguments only), e.g. a city. */
   readonly missing: MissingParam[] = [];
+  /** Required values no valid value could be made for (a pattern it cannot sample, impossible bounds). */
+  readonly unmet: string[] = [];
   private readonly expressions: string[];
   private readonly words: Set<string>;
   private readonly lower: string;
@@ -43,9 +47,20 @@ export class SchemaFiller {
     this.words = new Set(contentWords(source.facts.text));
   }
 
-  /** A value for the whole schema. */
+  /**
+   * A value for the whole schema. Every part is checked against its schema; a required part that cannot
+   * be made valid is listed in `unmet` (and, for tool arguments, in `missing`): the model then asks a
+   * question instead of sending an invalid value.
+   */
   fill(schema: Schema): unknown {
-    return this.build(schema, schema, undefined, true).value;
+    const { value } = this.build(schema, schema, undefined, true);
+    if (this.unmet.length === 0 && !checkValue(value, schema)) this.unmet.push('value');
+    return value;
+  }
+
+  /** True when everything `fill` produced is valid against its schema. */
+  get valid(): boolean {
+    return this.unmet.length === 0;
   }
 
   private build(raw: Schema, root: Schema, name: string | undefined, required: boolean): Filled {
@@ -87,7 +102,15 @@ export class SchemaFiller {
     const out: Record<string, unknown> = {};
     for (const [key, prop] of Object.entries(properties)) {
       const isRequired = required.has(key) || !this.options.onlyFound;
-      const filled = this.build(prop, root, key, isRequired);
+      const unmetBefore = this.unmet.length;
+      const missingBefore = this.missing.length;
+      const filled = this.build(prop, root, key, required.has(key));
+      // An optional value that could not be made valid is left out rather than sent broken.
+      if ((filled.invalid || this.unmet.length > unmetBefore) && !required.has(key)) {
+        this.unmet.length = unmetBefore;
+        this.missing.length = missingBefore;
+        continue;
+      }
       if (filled.found || isRequired) out[key] = filled.value;
     }
     return out;
@@ -110,12 +133,26 @@ export class SchemaFiller {
       for (const value of pool.slice(0, max)) out.push(value);
       found = out.length > 0;
     }
-    while (out.length < min) {
+    // A pool may hold more values than the items allow, or the same one twice.
+    const unique = schema.uniqueItems === true;
+    const kept = unique
+      ? out.filter((v, i) => out.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i)
+      : out;
+    kept.splice(max);
+    for (let attempts = 0; kept.length < min && attempts < min + 5; attempts++) {
       const item = this.build(items, root, name, required);
       found ||= item.found;
-      out.push(item.value);
+      const taken = (v: unknown) => kept.some((w) => JSON.stringify(w) === JSON.stringify(v));
+      if (unique && taken(item.value)) {
+        // Items from a closed list: the next member not in the array yet.
+        const other = Array.isArray(items.enum) ? items.enum.find((member) => !taken(member)) : undefined;
+        if (other !== undefined) kept.push(other);
+        continue;
+      }
+      kept.push(item.value);
     }
-    return { value: out, found };
+    if (!checkValue(kept, schema, root)) return this.unmetValue(kept, name, schema, required);
+    return { value: kept, found };
   }
 
   private member(schema: Schema, name: string | undefined): Filled {
@@ -193,10 +230,19 @@ export class SchemaFiller {
       }
     }
     const found = value !== undefined;
+    // "15%" for a 0-1 fraction is 0.15: a percentage is read as such.
+    if (value !== undefined && value > 1 && typeof schema.maximum === 'number' && schema.maximum <= 1) {
+      const hit = numbers.find((n) => n.value === value);
+      if (hit && /^-?[\d,.]+\s*(%|percent\b|per cent\b)/i.test(this.source.facts.text.slice(hit.at)))
+        value /= 100;
+    }
     let out = value ?? (typeof schema.default === 'number' ? schema.default : undefined);
     if (out === undefined) out = typeof schema.minimum === 'number' ? schema.minimum : 1;
     out = clamp(out, schema);
-    return { value: schema.type === 'integer' ? Math.round(out) : out, found };
+    const integer = schema.type === 'integer';
+    const conformed = conformNumber(integer ? Math.round(out) : out, schema, integer);
+    if (conformed === undefined) return this.unmetValue(out, name, schema, true);
+    return { value: conformed, found };
   }
 
   private boolean(schema: Schema, name: string | undefined): Filled {
@@ -213,6 +259,34 @@ export class SchemaFiller {
   }
 
   private string(schema: Schema, name: string | undefined, required: boolean): Filled {
+    const filled = this.readString(schema, name, required);
+    if (checkValue(filled.value, schema)) return filled;
+    const repaired = conformString(schema, this.source.facts, filled.value, name ?? '');
+    if (repaired) return { value: repaired.value, found: filled.found || repaired.found };
+    return this.unmetValue(filled.value, name, schema, required);
+  }
+
+  /**
+   * A value no valid one could be made for: noted (a required tool argument becomes a question to the
+   * user) and marked invalid, so an optional property is left out.
+   */
+  private unmetValue(value: unknown, name: string | undefined, schema: Schema, required: boolean): Filled {
+    this.unmet.push(name ?? 'value');
+    if (required && this.options.onlyFound && !this.missing.some((m) => m.name === name)) {
+      this.missing.push({
+        name: name ?? 'value',
+        kind: 'generic',
+        description: String(schema.description ?? describeRule(schema)),
+      });
+    }
+    return { value, found: false, invalid: true };
+  }
+
+  private readString(
+    schema: Schema,
+    name: string | undefined,
+    required: boolean,
+  ): { value: string; found: boolean } {
     return fillString(
       {
         facts: this.source.facts,
@@ -247,4 +321,13 @@ interface Filled {
   value: unknown;
   /** The request gave this value (not a default). */
   found: boolean;
+  /** No value valid against the schema could be made. */
+  invalid?: boolean;
+}
+
+/** The rule a value must follow, for the question asked when none could be made. */
+function describeRule(schema: Schema): string {
+  if (typeof schema.pattern === 'string') return `matching ${schema.pattern}`;
+  if (typeof schema.format === 'string') return `a ${schema.format}`;
+  return '';
 }

@@ -180,9 +180,9 @@ function fallbackString(kind: ParamKind, schema: Schema, facts: TextFacts, name?
   if (typeof schema.default === 'string') return schema.default;
   switch (kind) {
     case 'date':
-      return new Date().toISOString().slice(0, 10);
+      return facts.today;
     case 'datetime':
-      return `${new Date().toISOString().slice(0, 19)}Z`;
+      return `${facts.today}T09:00:00Z`;
     case 'time':
       return '09:00';
     case 'timezone':

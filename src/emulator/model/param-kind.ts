@@ -39,8 +39,13 @@ export function paramKind(name: string, schema: Schema): ParamKind {
     return 'place';
   if (/^(path|file_?path|filename|file_?name)$/.test(key) || /\bpath of the file\b/.test(words))
     return 'path';
-  if (/(^|_)date$|^date|\bday\b/.test(key)) return 'date';
-  if (/(^|_)time$|^time$/.test(key)) return 'time';
+  if (
+    /(^|_)date$|^date|\bday\b|^(when|on)$/.test(key) ||
+    /yyyy-mm-dd|\bdate\b/.test(description.toLowerCase())
+  )
+    return 'date';
+  if (/(^|_)time$|^time$|^at$/.test(key) || /\bhh:mm\b|time of day/.test(description.toLowerCase()))
+    return 'time';
   if (/(^|_)ids?$|[a-z]Ids?$|identifier/.test(name) || /\bid\b/.test(key)) return 'id';
   if (
     /^(q|query|search|question|prompt|text|message|input|keywords|content|topic|body|instructions?|request)$/.test(

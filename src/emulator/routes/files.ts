@@ -53,7 +53,9 @@ export async function uploadFile(ctx: RouteContext): Promise<Reply> {
   const purpose = form.get('purpose');
   if (typeof purpose !== 'string') throw invalidParams('purpose: required');
   if (purpose === 'retrieval')
-    throw invalidParams('purpose: "retrieval" is withdrawn; use "retrieval-text" or "retrieval-image"');
+    throw invalidParams(
+      'purpose: "retrieval" is withdrawn by the service (its documentation says so; the spec only lists it among purposes seen on files); use "retrieval-text" or "retrieval-image"',
+    );
   const limit = PURPOSE_LIMITS[purpose];
   if (limit === undefined) {
     throw invalidParams(`purpose: must be one of ${Object.keys(PURPOSE_LIMITS).join(', ')}`);

@@ -54,6 +54,7 @@ export function createVoice(ctx: RouteContext): Reply {
 export function listVoices(ctx: RouteContext): Reply {
   const voices = [...ctx.state.voices.values()]
     .sort((a, b) => a.seq - b.seq)
-    .map((v) => ({ id: v.id, object: 'audio.voice', file_id: v.file_id, created_at: v.created_at }));
+    // The spec's Voice has these three fields only (no `object`, unlike the clone response).
+    .map((v) => ({ id: v.id, file_id: v.file_id, created_at: v.created_at }));
   return json(paginate(voices, ctx.query));
 }

@@ -31,6 +31,11 @@ export function renderChatPage({ subtitle }: ChatPageOptions): string {
     <input id="file" name="file" type="file" accept=".txt,.md,.csv,.json,.html,.pdf,text/*">
     <p id="upload-status" class="status" role="status"></p>
   </form>
+  <form id="attach" class="upload">
+    <label for="image">Attach an image for the vision model</label>
+    <input id="image" name="image" type="file" accept="image/png,image/jpeg,image/webp,image/gif">
+    <p id="attach-status" class="status" role="status"></p>
+  </form>
   <form id="composer" class="composer">
     <label for="prompt" class="visually-hidden">Message</label>
     <textarea id="prompt" name="prompt" rows="2" placeholder="Ask something… (Enter sends, Shift+Enter adds a line)" required></textarea>
@@ -63,6 +68,8 @@ main { flex: 1; overflow-y: auto; padding: 12px max(16px, calc((100% - 828px) / 
 @media (prefers-color-scheme: dark) { .msg.user { color: #111; } }
 .msg .who { font-size: .75rem; color: var(--muted); margin: 0 0 2px; } .msg.user .who { color: inherit; opacity: .85; }
 .text { white-space: pre-wrap; }
+.msg img.attached { display: block; max-width: 240px; max-height: 180px; border-radius: 8px; margin-top: 6px; }
+.msg audio { display: block; width: 100%; margin-top: 6px; }
 details.reasoning { color: var(--muted); font-size: .9rem; margin: 4px 0; }
 details.reasoning pre, .tool pre { white-space: pre-wrap; margin: 4px 0; font-size: .85rem;
   font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }

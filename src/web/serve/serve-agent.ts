@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Agent } from '../../agent/agent.js';
+import type { ModelSettings } from '../../agent/model-settings.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { hostedTools } from '../../tools/hosted-tools.js';
@@ -11,6 +12,8 @@ export interface ServeAgentContext {
   sessionId: string;
   /** The session's knowledge base once a file was uploaded in the page. */
   knowledgeBaseId: string | undefined;
+  /** True when the conversation holds an image attached in the page: answer with a vision model. */
+  vision: boolean;
 }
 
 /** A `--agent` module's default export: an agent, or a function building one per session. */
@@ -39,12 +42,17 @@ export function createServeAgent(options: {
   tools: AnyTool[];
   instructions: string;
   knowledgeBases?: readonly string[] | undefined;
+  /** Model of a conversation with an attached image. @default 'svc-1o-turbo-vision' */
+  visionModel?: string;
+  /** Request fields of every turn, e.g. audio output. */
+  modelSettings?: ModelSettings;
 }): ServeAgentFactory {
   const { knowledgeBases } = options;
-  return ({ client, knowledgeBaseId }) =>
+  return ({ client, knowledgeBaseId, vision }) =>
     new Agent({
       client,
-      model: options.model,
+      model: vision ? (options.visionModel ?? 'svc-1o-turbo-vision') : options.model,
+      ...(options.modelSettings && !vision ? { modelSettings: options.modelSettings } : {}),
       instructions: options.instructions,
       ...(knowledgeBases ? { knowledgeBases } : {}),
       tools: [

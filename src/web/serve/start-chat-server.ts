@@ -43,8 +43,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const uploads = new KnowledgeUploads(client);
   const chat = createChatHandler({
     store,
-    agent: async ({ sessionId }) =>
-      options.agent({ client, sessionId, knowledgeBaseId: await uploads.storeOf(sessionId) }),
+    agent: async ({ sessionId, vision }) =>
+      options.agent({ client, sessionId, vision, knowledgeBaseId: await uploads.storeOf(sessionId) }),
     ...(options.abandonAfterMs === undefined ? {} : { abandonAfterMs: options.abandonAfterMs }),
   });
   const html = renderChatPage({ subtitle });

@@ -107,7 +107,10 @@ describe('message part helpers', () => {
         video_url: { url: 'https://example.com/v.mp4' },
       });
       expect(() => videoPart('file:///tmp/v.mp4')).toThrow(/http or https URL/);
-      expect(() => videoPart('https://example.com/v.webm')).toThrow(/must be an mp4 file/);
+      expect(videoPart('https://cdn.example.com/v/7f3a9c?sig=1')).toEqual({
+        type: 'video_url',
+        video_url: { url: 'https://cdn.example.com/v/7f3a9c?sig=1' },
+      });
     });
 
     it('should build a text part', () => {

@@ -30,7 +30,7 @@ describe('validateFileUploadParams', () => {
   describe('when a rule is broken', () => {
     it('should explain that the retrieval purpose is withdrawn', () => {
       expect(issueLinesOf(() => validateFileUploadParams({ file: 'a.txt', purpose: 'retrieval' }))).toEqual([
-        'purpose: "retrieval" is withdrawn; use "retrieval-text" or "retrieval-image"',
+        'purpose: "retrieval" is withdrawn by the service (its documentation says so; the spec only lists it among purposes seen on files); use "retrieval-text" or "retrieval-image"',
       ]);
     });
 

@@ -10,6 +10,7 @@ import { defineTool } from '../../../src/tools/define-tool.js';
 import { createServeAgent } from '../../../src/web/serve/serve-agent.js';
 import { type ChatServer, startChatServer } from '../../../src/web/serve/start-chat-server.js';
 import { chromiumAvailable, launchChromium } from '../../helpers/launch-chromium.js';
+import { tinyPng } from '../../helpers/media-bytes.js';
 
 // The few DOM globals the page callbacks read: the test program is compiled without the DOM lib.
 declare const document: {
@@ -155,6 +156,66 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
       );
       expect(await answer.locator('.tool').count()).toBe(1);
       await page.context().close();
+    });
+  });
+
+  describe('when an image is attached', () => {
+    it('should show it with the next message and send it to the vision model', async () => {
+      const page = await openPage();
+      await page.getByLabel('Attach an image for the vision model').setInputFiles({
+        name: 'pixel.png',
+        mimeType: 'image/png',
+        buffer: tinyPng(),
+      });
+      await page.getByRole('status').filter({ hasText: 'pixel.png goes with what you send next' }).waitFor();
+      const before = emu.requests().length;
+      await ask(page, 'What is in this picture?');
+      await page.locator('li.msg.user img.attached[alt="pixel.png"]').waitFor();
+      await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+      const request = emu
+        .requests()
+        .slice(before)
+        .find((r) => r.path === '/v1/chat/completions')?.body as {
+        model: string;
+        messages: Array<{ role: string; content: unknown }>;
+      };
+      expect(request.model).toBe('svc-1o-turbo-vision');
+      expect(request.messages.at(-1)?.content).toEqual([
+        { type: 'text', text: 'What is in this picture?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${tinyPng().toString('base64')}` } },
+      ]);
+      await page.context().close();
+    });
+  });
+
+  describe('when the agent speaks', () => {
+    it('should play the spoken answer: a wav the browser decodes', async () => {
+      const speaking = await startChatServer({
+        client,
+        port: 0,
+        agent: createServeAgent({
+          model: 'svc-audio-2',
+          tools: [],
+          instructions: 'Be brief.',
+          modelSettings: { modalities: ['text', 'audio'], audio: { voice: 'qingchunshaonv', format: 'pcm' } },
+        }),
+      });
+      try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(speaking.url);
+        await ask(page, 'Say good morning');
+        const player = lastAssistant(page).locator('audio[aria-label="Spoken answer"]');
+        await player.waitFor();
+        // The browser reads the wav header and finds a playable duration.
+        await expect
+          .poll(() => player.evaluate((audio) => (audio as unknown as { duration: number }).duration))
+          .toBeGreaterThan(0);
+        expect(await lastAssistant(page).locator('.text').textContent()).not.toBe('');
+        await context.close();
+      } finally {
+        await speaking.close();
+      }
     });
   });
 

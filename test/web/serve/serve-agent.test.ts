@@ -1,64 +1,95 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcClient } from '../../../src/api/svc-client.js';
-import { demoTools } from '../../../src/cli/demo-tools/demo-tools.js';
-import { startEmulator } from '../../../src/emulator/index.js';
-import type { Emulator } from '../../../src/emulator/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pcmToWav } from '../../../src/api/audio/pcm-to-wav.js';
+import { ChatClientError, createChatClient } from '../../../src/client/index.js';
+import { toWavBlob } from '../../../src/web/serve/page/to-wav-blob.js';
 import { createServeAgent } from '../../../src/web/serve/serve-agent.js';
 import { type ChatServer, startChatServer } from '../../../src/web/serve/start-chat-server.js';
+import { collect } from '../../helpers/collect.js';
+import { tinyPng } from '../../helpers/media-bytes.js';
+import { chatRequests, useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
-describe('createServeAgent', () => {
-  let emu: Emulator;
-  let client: SvcClient;
-  let server: ChatServer;
+const env = useAgentTestEnv();
+let server: ChatServer | undefined;
 
-  beforeAll(async () => {
-    emu = await startEmulator({ port: 0, parseDelayMs: 0 });
-    client = new SvcClient({ apiKey: emu.apiKey, baseURL: emu.baseURL, maxRetries: 0 });
-    const store = await client.vectorStores.create({ name: 'office_docs', type: 'text' });
-    const file = await client.files.upload({
-      file: Buffer.from('The Lisbon office is open on Saturday from 10:00 to 14:00.'),
-      filename: 'office-hours.md',
-      purpose: 'retrieval-text',
-    });
-    await client.files.waitUntilReady(file.id);
-    await client.vectorStores.files.create(store.id, { files: [{ file_id: file.id }] });
-    server = await startChatServer({
-      client,
-      port: 0,
-      subtitle: 'demo agent',
-      agent: createServeAgent({
-        model: 'svc-3.5-flash-2603',
-        tools: demoTools(),
-        instructions: 'You are a helpful assistant.',
-        knowledgeBases: ['office_docs'],
-      }),
-    });
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(options: Partial<Parameters<typeof createServeAgent>[0]> = {}) {
+  server = await startChatServer({
+    client: env.client,
+    port: 0,
+    agent: createServeAgent({
+      model: 'svc-3.5-flash-2603',
+      tools: [],
+      instructions: 'Be brief.',
+      ...options,
+    }),
   });
-  afterAll(async () => {
-    await server?.close();
-    await client?.close();
-    await emu?.close();
-  });
+  return createChatClient({ baseUrl: `${server.url}/api` });
+}
 
-  describe('when given knowledge bases', () => {
-    it('should answer the page from them, with the cited file as a source event', async () => {
-      const response = await fetch(`${server.url}/api/chat`, {
-        method: 'POST',
-        body: JSON.stringify({ message: 'When is the Lisbon office open on Saturday?' }),
+const pngUri = `data:image/png;base64,${tinyPng().toString('base64')}`;
+
+describe('the served chat agent', () => {
+  describe('when a message carries an attached image', () => {
+    it('should send it as an image part to the vision model, and keep the conversation there', async () => {
+      const chat = await serve();
+      const first = chat.send('What is in this picture?', { sessionId: 's1', images: [pngUri] });
+      await collect(first);
+      const second = chat.send('And its colour?', { sessionId: 's1' });
+      await collect(second);
+      const [withImage, followUp] = chatRequests(env.emu);
+      expect(withImage?.model).toBe('svc-1o-turbo-vision');
+      expect(withImage?.messages.at(-1)).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this picture?' },
+          { type: 'image_url', image_url: { url: pngUri } },
+        ],
       });
-      const events = (await response.text())
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => JSON.parse(line.slice(6)) as { type: string; title?: string; text?: string });
-      expect(events.filter((event) => event.type === 'source').map((event) => event.title)).toEqual([
-        'office-hours.md',
-      ]);
-      const text = events
-        .filter((event) => event.type === 'text-delta')
-        .map((event) => event.text)
-        .join('');
-      expect(text).toContain('10:00 to 14:00');
-      expect(text).toContain('office-hours.md');
+      // The image stays in the history, so the vision model keeps answering.
+      expect(followUp?.model).toBe('svc-1o-turbo-vision');
+    });
+
+    it('should answer a message without images with the chat model', async () => {
+      const chat = await serve();
+      await collect(chat.send('Hello', { sessionId: 's2' }));
+      expect(chatRequests(env.emu)[0]?.model).toBe('svc-3.5-flash-2603');
+    });
+
+    it.each([
+      [
+        ['data:image/tiff;base64,AAAA'],
+        'images[0]: imagePart: a data URI must be data:image/<jpeg|png|webp|gif>',
+      ],
+      [['ftp://example.com/cat.png'], 'images[0]: must be an http(s) address or a data:image/... URI'],
+      ['cat.png', 'images: must be an array of at most 4 image URLs'],
+    ])('should refuse %j with a 400 naming the field, before any model request', async (images, message) => {
+      const chat = await serve();
+      const run = chat.send('Look', { sessionId: 's3', images: images as string[] });
+      const error = await collect(run).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ChatClientError);
+      expect((error as ChatClientError).status).toBe(400);
+      expect((error as Error).message).toContain(message);
+      expect(chatRequests(env.emu)).toEqual([]);
+    });
+  });
+
+  describe('when the agent speaks (audio output)', () => {
+    it('should stream pcm pieces that the page turns into the wav the client assembles', async () => {
+      const chat = await serve({
+        model: 'svc-audio-2',
+        modelSettings: { modalities: ['text', 'audio'], audio: { voice: 'qingchunshaonv', format: 'pcm' } },
+      });
+      const events = await collect(chat.send('Say good morning', { sessionId: 's4' }));
+      const pieces = events.flatMap((event) => (event.type === 'audio-delta' ? [event.data] : []));
+      expect(pieces.length).toBeGreaterThan(1);
+      const blob = toWavBlob(pieces);
+      expect(blob.type).toBe('audio/wav');
+      const pcm = Buffer.concat(pieces.map((piece) => Buffer.from(piece, 'base64')));
+      expect(Buffer.from(await blob.arrayBuffer()).equals(pcmToWav(pcm))).toBe(true);
     });
   });
 });

@@ -1,5 +1,6 @@
 // The chat page of `svc-agents serve`: plain DOM, bundled by esbuild with the svc-agents/client client.
 import { type AgentEventJson, type ChatRun, createChatClient } from '../../../client/index.js';
+import { toWavBlob } from './to-wav-blob.js';
 
 const client = createChatClient({ baseUrl: '/api' });
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -9,6 +10,10 @@ const prompt = $<HTMLTextAreaElement>('prompt');
 const send = $<HTMLButtonElement>('send');
 const fileInput = $<HTMLInputElement>('file');
 const uploadStatus = $<HTMLParagraphElement>('upload-status');
+const imageInput = $<HTMLInputElement>('image');
+const attachStatus = $<HTMLParagraphElement>('attach-status');
+/** The image attached to the next message, as a data URI. */
+let attachedImage: { name: string; url: string } | undefined;
 
 const SESSION_KEY = 'svc-agents.session';
 const RUN_KEY = 'svc-agents.run';
@@ -38,6 +43,9 @@ class AssistantView {
   readonly li = addMessage('assistant');
   #text: HTMLDivElement | undefined;
   #reasoning: HTMLPreElement | undefined;
+  /** The step's spoken answer so far: base64 pieces (pcm when streamed). */
+  #audio: string[] = [];
+  #transcript = '';
   readonly #tools = new Map<string, HTMLDivElement>();
   /** Calls waiting for a decision, with the decision once taken. */
   readonly pending = new Map<string, boolean | undefined>();
@@ -60,11 +68,24 @@ class AssistantView {
         break;
       }
       case 'text-delta':
-        if (!this.#text) {
-          this.#text = el('div', 'text');
-          this.li.append(this.#text);
+        this.#appendText(event.text);
+        break;
+      case 'audio-delta':
+        this.#audio.push(event.data);
+        // An audio model may send only the transcript of what it says: it is the answer's text.
+        if (event.transcript) this.#transcript += event.transcript;
+        break;
+      case 'finish-step':
+        if (this.#audio.length > 0) {
+          if (!this.#text && this.#transcript) this.#appendText(this.#transcript);
+          const player = el('audio');
+          player.controls = true;
+          player.src = URL.createObjectURL(toWavBlob(this.#audio));
+          player.setAttribute('aria-label', 'Spoken answer');
+          this.li.append(player);
         }
-        this.#text.textContent += event.text;
+        this.#audio = [];
+        this.#transcript = '';
         break;
       case 'tool-call':
         this.#tool(event.toolCallId, event.toolName, event.input);
@@ -107,6 +128,14 @@ class AssistantView {
         break;
     }
     this.li.scrollIntoView({ block: 'end' });
+  }
+
+  #appendText(text: string) {
+    if (!this.#text) {
+      this.#text = el('div', 'text');
+      this.li.append(this.#text);
+    }
+    this.#text.textContent += text;
   }
 
   #tool(id: string, name: string, input: unknown): HTMLDivElement {
@@ -204,8 +233,18 @@ function submit() {
   const text = prompt.value.trim();
   if (!text || send.disabled) return;
   prompt.value = '';
-  addMessage('user', text);
-  void follow(client.send(text, { sessionId }), new AssistantView(), text);
+  const sent = addMessage('user', text);
+  const image = attachedImage;
+  attachedImage = undefined;
+  attachStatus.textContent = '';
+  if (image) {
+    const img = el('img', 'attached');
+    img.src = image.url;
+    img.alt = image.name;
+    sent.append(img);
+  }
+  const options = image ? { sessionId, images: [image.url] } : { sessionId };
+  void follow(client.send(text, options), new AssistantView(), text);
 }
 
 composer.addEventListener('submit', (event) => {
@@ -238,6 +277,22 @@ fileInput.addEventListener('change', async () => {
   } finally {
     fileInput.value = '';
   }
+});
+
+imageInput.addEventListener('change', () => {
+  const file = imageInput.files?.[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.addEventListener('load', () => {
+    attachedImage = { name: file.name, url: String(reader.result) };
+    attachStatus.textContent = `${file.name} goes with what you send next.`;
+    imageInput.value = '';
+    prompt.focus();
+  });
+  reader.addEventListener('error', () => {
+    attachStatus.textContent = `Could not read ${file.name}.`;
+  });
+  reader.readAsDataURL(file);
 });
 
 /** Shows the conversation so far and picks up a run still going (after a reload). */
