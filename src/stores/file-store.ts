@@ -8,6 +8,7 @@ import type {
   PruneRunsOptions,
   RunRecord,
   RunRecordInput,
+  SessionAppend,
   WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
@@ -111,6 +112,47 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
   const writeSession = (id: string, session: SessionFile) =>
     atomicWrite(sessionPath(id), JSON.stringify(session), fsync);
 
+  // A version-checked write under the run's lock. With `append` (`commitRun`) the session's lock is taken
+  // too (always the run's first: `updateRun` and `addItems` each take only one) and the items are marked
+  // pending until the record naming their commit is written, so a crash between the two undoes them.
+  const writeRun = async (
+    id: string,
+    expectedVersion: number,
+    input: RunRecordInput,
+    writeOptions: WriteRunOptions | undefined,
+    append?: SessionAppend,
+  ) => {
+    await ensureDirs();
+    const path = runPath(id);
+    const writeId = writeIdOf(writeOptions);
+    const written = await withFileLock(`${path}.lock`, async () => {
+      const current = await readStoredRun(id);
+      if (ours(current, expectedVersion + 1, writeId)) return withoutCommitId(current)!;
+      if (!current || current.version !== expectedVersion) {
+        throw new RunConflictError({ runId: id, expectedVersion });
+      }
+      const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
+      if (!append) {
+        // The last commit's id stays: a session may still name it as pending.
+        const stored: StoredRun = current.commitId ? { ...record, commitId: current.commitId } : record;
+        await atomicWrite(path, JSON.stringify(stored), fsync);
+        return record;
+      }
+      const { sessionId, items } = append;
+      const commitId = randomUUID();
+      await withSession(sessionId, async (session) => {
+        const pending = { runId: id, commitId, at: session.items.length, count: items.length };
+        session.items.push(...items);
+        await writeSession(sessionId, { ...session, pending });
+        await atomicWrite(path, JSON.stringify({ ...record, commitId }), fsync);
+        await writeSession(sessionId, session);
+      });
+      return record;
+    });
+    if (isFinished(written.status)) pruneOnWrite();
+    return written;
+  };
+
   return guardStore(
     'fileStore',
     {
@@ -131,48 +173,10 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
         return readRun(id);
       },
       async updateRun(id, expectedVersion, input, writeOptions) {
-        await ensureDirs();
-        const path = runPath(id);
-        const writeId = writeIdOf(writeOptions);
-        const written = await withFileLock(`${path}.lock`, async () => {
-          const current = await readStoredRun(id);
-          if (ours(current, expectedVersion + 1, writeId)) return withoutCommitId(current)!;
-          if (!current || current.version !== expectedVersion) {
-            throw new RunConflictError({ runId: id, expectedVersion });
-          }
-          const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
-          // The last commit's id stays: a session may still name it as pending.
-          const stored: StoredRun = current.commitId ? { ...record, commitId: current.commitId } : record;
-          await atomicWrite(path, JSON.stringify(stored), fsync);
-          return record;
-        });
-        if (isFinished(written.status)) pruneOnWrite();
-        return written;
+        return writeRun(id, expectedVersion, input, writeOptions);
       },
-      async commitRun(id, expectedVersion, input, { sessionId, items }, writeOptions) {
-        await ensureDirs();
-        const path = runPath(id);
-        const writeId = writeIdOf(writeOptions);
-        // Always the run's lock, then the session's: `updateRun` and `addItems` each take only one.
-        const written = await withFileLock(`${path}.lock`, async () => {
-          const current = await readStoredRun(id);
-          if (ours(current, expectedVersion + 1, writeId)) return withoutCommitId(current)!;
-          if (!current || current.version !== expectedVersion) {
-            throw new RunConflictError({ runId: id, expectedVersion });
-          }
-          const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
-          const commitId = randomUUID();
-          await withSession(sessionId, async (session) => {
-            const pending = { runId: id, commitId, at: session.items.length, count: items.length };
-            session.items.push(...items);
-            await writeSession(sessionId, { ...session, pending });
-            await atomicWrite(path, JSON.stringify({ ...record, commitId }), fsync);
-            await writeSession(sessionId, session);
-          });
-          return record;
-        });
-        if (isFinished(written.status)) pruneOnWrite();
-        return written;
+      async commitRun(id, expectedVersion, input, append, writeOptions) {
+        return writeRun(id, expectedVersion, input, writeOptions, append);
       },
       async listRuns(listOptions: ListRunsOptions = {}) {
         await ensureDirs();

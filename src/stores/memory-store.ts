@@ -4,6 +4,7 @@ import type {
   PruneRunsOptions,
   RunRecord,
   RunRecordInput,
+  SessionAppend,
   WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
@@ -48,6 +49,26 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
   // A write repeated with the id of the write that made the current version is answered, not refused.
   const ours = (current: RunRecord | undefined, version: number, writeId: string) =>
     current?.version === version && current.writeId === writeId;
+  // A version-checked write; with `append`, the session's new items go in the same step (`commitRun`).
+  const writeRun = async (
+    id: string,
+    expectedVersion: number,
+    input: RunRecordInput,
+    writeOptions: WriteRunOptions | undefined,
+    append?: SessionAppend,
+  ) => {
+    const current = runs.get(id);
+    const writeId = writeIdOf(writeOptions);
+    if (ours(current, expectedVersion + 1, writeId)) return structuredClone(current!);
+    if (!current || current.version !== expectedVersion) {
+      throw new RunConflictError({ runId: id, expectedVersion });
+    }
+    const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
+    runs.set(id, structuredClone(record));
+    if (append) session(append.sessionId).items.push(...structuredClone(append.items));
+    if (isFinished(record.status)) pruneOnWrite();
+    return record;
+  };
   return guardStore(
     'memoryStore',
     {
@@ -64,29 +85,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
         return record && structuredClone(record);
       },
       async updateRun(id, expectedVersion, input, writeOptions) {
-        const current = runs.get(id);
-        const writeId = writeIdOf(writeOptions);
-        if (ours(current, expectedVersion + 1, writeId)) return structuredClone(current!);
-        if (!current || current.version !== expectedVersion) {
-          throw new RunConflictError({ runId: id, expectedVersion });
-        }
-        const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
-        runs.set(id, structuredClone(record));
-        if (isFinished(record.status)) pruneOnWrite();
-        return record;
+        return writeRun(id, expectedVersion, input, writeOptions);
       },
-      async commitRun(id, expectedVersion, input, { sessionId, items }, writeOptions) {
-        const current = runs.get(id);
-        const writeId = writeIdOf(writeOptions);
-        if (ours(current, expectedVersion + 1, writeId)) return structuredClone(current!);
-        if (!current || current.version !== expectedVersion) {
-          throw new RunConflictError({ runId: id, expectedVersion });
-        }
-        const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
-        runs.set(id, structuredClone(record));
-        session(sessionId).items.push(...structuredClone(items));
-        if (isFinished(record.status)) pruneOnWrite();
-        return record;
+      async commitRun(id, expectedVersion, input, append, writeOptions) {
+        return writeRun(id, expectedVersion, input, writeOptions, append);
       },
       async listRuns(listOptions: ListRunsOptions = {}) {
         return listNewestFirst([...runs.values()], listOptions).map((record) => structuredClone(record));
