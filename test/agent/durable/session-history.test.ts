@@ -165,6 +165,24 @@ for (const historyCase of cases) {
       expect(await store.getItems('chat')).toHaveLength(8);
     });
 
+    it('should continue an approved run whose state was read from its record with the session`s history in front', async () => {
+      await store.addItems('chat', history(4));
+      const agent = new Agent({ client: env.client, model, store, tools: [pay] });
+      env.emu.script([toolTurn(['c1', 'pay']), answer('Paid.')]);
+      await agent.run('Pay it', { runId: 'p2', session: 'chat' });
+      // The state as a web handler would hand it out: from the stored record, which leaves the history out.
+      const stored = await store.getRun('p2');
+      const approved = RunState.fromJSON(JSON.stringify(stored?.state), agent).approve('c1');
+      const done = await agent.run(approved, { runId: 'p2' });
+      expect(done.text).toBe('Paid.');
+      const sent = chatRequests(env.emu).at(-1)?.messages as ChatMessage[];
+      expect(sent.slice(0, 5)).toEqual([...history(4), { role: 'user', content: 'Pay it' }]);
+      const record = await store.getRun('p2');
+      expect(record?.session?.historyOmitted).toBe(true);
+      expect(record?.state.messages).toHaveLength(4);
+      expect(await store.getItems('chat')).toHaveLength(8);
+    });
+
     it('should resume an older record that holds the whole history', async () => {
       const earlier = history(2);
       const input: ChatMessage = { role: 'user', content: 'Go on' };
