@@ -1,10 +1,18 @@
 import type { ChatMessage } from '../../api/types/chat.js';
 import type { ToolSet } from '../../tools/tool.js';
+import { RunConflictError } from '../errors/run-conflict-error.js';
 import { GuardrailTripwireError } from '../guardrails/guardrail-tripwire-error.js';
 import type { ToolApprovalItem } from '../run-result.js';
 import { type RunState, RunStateError } from '../run-state.js';
 import { recoverInFlight } from './recover-in-flight.js';
-import type { RunRecord, RunRecordInput, RunSessionLink, RunStatus, Store } from './store.js';
+import type {
+  RunRecord,
+  RunRecordInput,
+  RunSessionLink,
+  RunStatus,
+  Store,
+  WriteRunOptions,
+} from './store.js';
 
 /** What the run loop calls on a durable run; absent on an ordinary in-memory run. */
 export interface DurableHooks {
@@ -20,7 +28,10 @@ export interface DurableHooks {
  * One stored run as this process drives it: every write names the version it last wrote, so a process
  * that lost the run to another (which resumed it) fails its next write with `RunConflictError` instead
  * of overwriting. Writes are chained: tool calls finishing together checkpoint one after another. Once
- * the run's terminal write (failed, completed, interrupted) is queued, no other write follows it.
+ * the run's terminal write (failed, completed, interrupted) is queued, no other write follows it. Each
+ * write has its own write id: a write that failed with anything but a conflict may still have landed
+ * (its reply lost), so the next write first reads the run and, when the stored version is that write's,
+ * goes on from it instead of conflicting with its own checkpoint.
  */
 export class DurableRun implements DurableHooks {
   readonly store: Store;
@@ -34,6 +45,8 @@ export class DurableRun implements DurableHooks {
   // The session's history at the head of `state.messages`: left out of every record while still there.
   readonly #history: readonly ChatMessage[];
   #ended: RunStatus | undefined;
+  // The last write, when it failed without a conflict: the version it would have made, and its id.
+  #unconfirmed: { version: number; writeId: string } | undefined;
 
   /** `state`: the run's state, whose first messages are the session's history when the record omits it. */
   constructor(options: { store: Store; record: RunRecord; state?: RunState }) {
@@ -81,8 +94,14 @@ export class DurableRun implements DurableHooks {
     const { store } = this;
     if (store.commitRun) {
       const input = this.#recordInput(state, status, extra, append.link);
-      const record = await this.#enqueue(status, (version) =>
-        store.commitRun!(this.runId, version, input, { sessionId: append.link.id, items: append.items }),
+      const record = await this.#enqueue(status, (version, options) =>
+        store.commitRun!(
+          this.runId,
+          version,
+          input,
+          { sessionId: append.link.id, items: append.items },
+          options,
+        ),
       );
       this.session = append.link;
       return record;
@@ -130,7 +149,9 @@ export class DurableRun implements DurableHooks {
   ): Promise<RunRecord> {
     if (this.#ended !== undefined) return Promise.reject(this.#endedError());
     const input = this.#recordInput(state, status, extra, this.session);
-    return this.#enqueue(status, (version) => this.store.updateRun(this.runId, version, input));
+    return this.#enqueue(status, (version, options) =>
+      this.store.updateRun(this.runId, version, input, options),
+    );
   }
 
   // The state is serialised now, not when the write's turn comes: later changes get their own write.
@@ -155,17 +176,39 @@ export class DurableRun implements DurableHooks {
     };
   }
 
-  #enqueue(status: RunStatus, write: (version: number) => Promise<RunRecord>): Promise<RunRecord> {
+  #enqueue(
+    status: RunStatus,
+    write: (version: number, options: WriteRunOptions) => Promise<RunRecord>,
+  ): Promise<RunRecord> {
     if (this.#ended !== undefined) return Promise.reject(this.#endedError());
     if (status !== 'running') this.#ended = status;
     const written = this.#chain.then(async () => {
-      const record = await write(this.#version);
-      this.#version = record.version;
-      return record;
+      await this.#confirmUnconfirmed();
+      const version = this.#version;
+      const writeId = crypto.randomUUID();
+      try {
+        const record = await write(version, { writeId });
+        this.#version = record.version;
+        return record;
+      } catch (error) {
+        if (!RunConflictError.isInstance(error)) this.#unconfirmed = { version: version + 1, writeId };
+        throw error;
+      }
     });
     // A failed write fails its caller; the chain itself goes on.
     this.#chain = written.catch(() => undefined);
     return written;
+  }
+
+  // A failed write whose reply was lost landed all the same: the run is at its version, by its write id.
+  async #confirmUnconfirmed(): Promise<void> {
+    const unconfirmed = this.#unconfirmed;
+    if (unconfirmed === undefined) return;
+    const record = await this.store.getRun(this.runId);
+    this.#unconfirmed = undefined;
+    if (record?.version === unconfirmed.version && record.writeId === unconfirmed.writeId) {
+      this.#version = record.version;
+    }
   }
 
   #endedError(): RunStateError {

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
 import type { Store } from '../../../src/agent/durable/store.js';
+import type { InterruptedRunResult } from '../../../src/agent/run-result.js';
+import { RunState } from '../../../src/agent/run-state.js';
 import type { ChatMessage } from '../../../src/api/types/chat.js';
 import { memoryStore } from '../../../src/stores/memory-store.js';
 import { defineTool } from '../../../src/tools/define-tool.js';
@@ -35,6 +37,14 @@ const lookup = defineTool({
   description: 'Looks something up.',
   parameters: z.object({}),
   execute: async () => 'LOOKED-UP',
+});
+
+const pay = defineTool({
+  name: 'pay',
+  description: 'Pays.',
+  parameters: z.object({}),
+  needsApproval: true,
+  execute: async () => 'PAID',
 });
 
 /** `count` earlier turns of a conversation, about 200 bytes each. */
@@ -131,6 +141,45 @@ for (const historyCase of cases) {
       expect(sent.slice(0, 5)).toEqual([...history(4), { role: 'user', content: 'Look it up' }]);
       expect(sent).toHaveLength(7);
       expect(resumed.state.messages).toHaveLength(8);
+      expect(await store.getItems('chat')).toHaveLength(8);
+    });
+
+    it('should continue an approved run without writing the session`s history into its record', async () => {
+      await store.addItems('chat', history(4));
+      const agent = new Agent({ client: env.client, model, store, tools: [pay] });
+      env.emu.script([toolTurn(['c1', 'pay']), answer('Paid.')]);
+      const paused = (await agent.run('Pay it', { runId: 'p1', session: 'chat' })) as InterruptedRunResult;
+      expect(paused.status).toBe('interrupted');
+      // The state travels as JSON, as it would to a browser and back.
+      const approved = RunState.fromJSON(JSON.stringify(paused.state), agent).approve('c1');
+      const done = await agent.run(approved, { runId: 'p1' });
+      expect(done.text).toBe('Paid.');
+      const record = await store.getRun('p1');
+      expect(record?.session?.historyOmitted).toBe(true);
+      expect(record?.state.messages).toEqual([
+        { role: 'user', content: 'Pay it' },
+        expect.objectContaining({ role: 'assistant' }),
+        expect.objectContaining({ role: 'tool', tool_call_id: 'c1' }),
+        expect.objectContaining({ role: 'assistant', content: 'Paid.' }),
+      ]);
+      expect(await store.getItems('chat')).toHaveLength(8);
+    });
+
+    it('should continue an approved run whose state was read from its record with the session`s history in front', async () => {
+      await store.addItems('chat', history(4));
+      const agent = new Agent({ client: env.client, model, store, tools: [pay] });
+      env.emu.script([toolTurn(['c1', 'pay']), answer('Paid.')]);
+      await agent.run('Pay it', { runId: 'p2', session: 'chat' });
+      // The state as a web handler would hand it out: from the stored record, which leaves the history out.
+      const stored = await store.getRun('p2');
+      const approved = RunState.fromJSON(JSON.stringify(stored?.state), agent).approve('c1');
+      const done = await agent.run(approved, { runId: 'p2' });
+      expect(done.text).toBe('Paid.');
+      const sent = chatRequests(env.emu).at(-1)?.messages as ChatMessage[];
+      expect(sent.slice(0, 5)).toEqual([...history(4), { role: 'user', content: 'Pay it' }]);
+      const record = await store.getRun('p2');
+      expect(record?.session?.historyOmitted).toBe(true);
+      expect(record?.state.messages).toHaveLength(4);
       expect(await store.getItems('chat')).toHaveLength(8);
     });
 

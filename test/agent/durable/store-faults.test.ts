@@ -114,6 +114,35 @@ for (const backend of proxiedStoreBackends) {
         expect(answered?.content).toContain('may have taken effect');
       });
 
+      it('should record the run failed when the failed checkpoint was in fact applied (its reply was lost)', async () => {
+        const transfer = createTransferTools();
+        const agent = new Agent({ client: env.client, model, store: proxied.store, tools: transfer.tools });
+        env.emu.script([toolTurn(['c1', 'fast_lookup'], ['c2', 'slow_transfer']), answer('Checked.')]);
+        // The server applies the checkpoint holding the lookup's result, its reply is lost, and every
+        // repeat the store makes is cut: the run sees the write fail, though it landed.
+        const fault = proxied.proxy.dropReplyTo(chunkContains('FAST-RESULT'));
+        for (let attempt = 1; attempt < backend.writeAttempts; attempt++) {
+          void proxied.proxy.resetBefore(chunkContains('FAST-RESULT'));
+        }
+        await expect(agent.run('Move the money', { runId: 'transfer' })).rejects.toThrow();
+        await fault;
+        const failed = await proxied.store.getRun('transfer');
+        expect(failed?.status).toBe('failed');
+        expect(transfer.finished).toBe(0);
+
+        const resumed = await agent.resume('transfer');
+        transfer.release();
+        await eventually(async () => transfer.finished === 1);
+        expect(resumed.status).toBe('completed');
+        expect(transfer.executions).toEqual(['transfer:0:c2']);
+        const record = await proxied.store.getRun('transfer');
+        expect(toolAnswers(record)).toEqual({ c1: 1, c2: 1 });
+        const answered = ((record?.state.messages ?? []) as ChatMessage[]).find(
+          (message) => message.role === 'tool' && message.tool_call_id === 'c2',
+        );
+        expect(answered?.content).toContain('may have taken effect');
+      });
+
       it('should leave the failed record as it is when the stopped call finishes later', async () => {
         const transfer = createTransferTools();
         const agent = new Agent({ client: env.client, model, store: proxied.store, tools: transfer.tools });
