@@ -1,14 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
-import type { RunRecord } from '../../src/agent/durable/store.js';
 import { SvcClient } from '../../src/api/svc-client.js';
-import type { ChatMessage } from '../../src/api/types/chat.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
 import { type RunWorker, startWorker } from '../../src/queue/start-worker.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { createTransferTools, toolAnswers } from '../helpers/create-transfer-tools.js';
 import { eventually } from '../helpers/eventually.js';
 import { failNextWrite, type ProxiedStore, proxiedStoreBackends } from '../helpers/proxied-store-backends.js';
 import { type QueueNamespace, queueBackends } from '../helpers/queue-backends.js';
@@ -16,52 +13,6 @@ import { chunkContains } from '../helpers/tcp-fault-proxy.js';
 import { answer, toolTurn } from '../helpers/tool-turn.js';
 
 const model = 'svc-3.5-flash';
-
-/** A quick lookup and a slow, non-idempotent transfer whose first execution waits for `release()`. */
-function createTransferTools() {
-  const executions: string[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let finished = 0;
-  const tools = [
-    defineTool({
-      name: 'fast_lookup',
-      description: 'Looks the account up.',
-      parameters: z.object({}),
-      execute: async () => 'FAST-RESULT',
-    }),
-    defineTool({
-      name: 'slow_transfer',
-      description: 'Moves the money.',
-      parameters: z.object({}),
-      // Ignores its signal, as a payment call already sent does.
-      execute: async (_args, ctx) => {
-        executions.push(ctx.idempotencyKey);
-        if (executions.length === 1) await gate;
-        finished++;
-        return 'TRANSFERRED';
-      },
-    }),
-  ];
-  return {
-    tools,
-    executions,
-    release,
-    get finished() {
-      return finished;
-    },
-  };
-}
-
-function toolAnswers(record: RunRecord | undefined): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const message of (record?.state.messages ?? []) as ChatMessage[]) {
-    if (message.role === 'tool') counts[message.tool_call_id] = (counts[message.tool_call_id] ?? 0) + 1;
-  }
-  return counts;
-}
 
 for (const [index, backend] of queueBackends.entries()) {
   const storeBackend = proxiedStoreBackends[index]!;

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
-import type { RunRecord, Store } from '../../../src/agent/durable/store.js';
+import type { Store } from '../../../src/agent/durable/store.js';
 import type { ChatMessage } from '../../../src/api/types/chat.js';
-import { defineTool } from '../../../src/tools/define-tool.js';
+import { createTransferTools, toolAnswers } from '../../helpers/create-transfer-tools.js';
 import { eventually } from '../../helpers/eventually.js';
 import {
   failNextWrite,
@@ -16,52 +15,6 @@ import { useAgentTestEnv } from '../../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
 const model = 'svc-3.5-flash';
-
-/** A quick lookup and a slow, non-idempotent transfer whose first execution waits for `release()`. */
-function createTransferTools() {
-  const executions: string[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let finished = 0;
-  const fastLookup = defineTool({
-    name: 'fast_lookup',
-    description: 'Looks the account up.',
-    parameters: z.object({}),
-    execute: async () => 'FAST-RESULT',
-  });
-  const slowTransfer = defineTool({
-    name: 'slow_transfer',
-    description: 'Moves the money.',
-    parameters: z.object({}),
-    idempotent: false,
-    // Ignores its signal, as a payment call already sent does: the transfer happens all the same.
-    execute: async (_args, ctx) => {
-      executions.push(ctx.idempotencyKey);
-      if (executions.length === 1) await gate;
-      finished++;
-      return 'TRANSFERRED';
-    },
-  });
-  return {
-    tools: [fastLookup, slowTransfer],
-    executions,
-    release,
-    get finished() {
-      return finished;
-    },
-  };
-}
-
-/** The tool messages of a record's state by call id: each call must be answered exactly once. */
-function toolAnswers(record: RunRecord | undefined): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const message of (record?.state.messages ?? []) as ChatMessage[]) {
-    if (message.role === 'tool') counts[message.tool_call_id] = (counts[message.tool_call_id] ?? 0) + 1;
-  }
-  return counts;
-}
 
 /** Calls `onError` once a store operation fails, then lets the error through: the fault stays real. */
 function observeFailures(store: Store, onError: () => void): Store {
