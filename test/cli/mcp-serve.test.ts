@@ -32,8 +32,13 @@ async function startStdio(extra: string[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', tsxImport, cliMain, 'mcp', 'serve', '--root', root, ...extra],
-    // The SDK's safe default environment has no SVC_* variables: the embedded emulator answers.
-    env: { ...getDefaultEnvironment(), NO_COLOR: '1' },
+    // The SDK's safe default environment has no SVC_* variables: the embedded emulator answers, keeping
+    // its state in this test's folder (the per-user one outlives the run, and names are unique there).
+    env: {
+      ...getDefaultEnvironment(),
+      NO_COLOR: '1',
+      SVC_AGENTS_EMULATOR_DIR: path.join(root, '.emulator'),
+    },
     stderr: 'pipe',
   });
   let stderr = '';

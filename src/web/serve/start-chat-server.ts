@@ -119,10 +119,14 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   };
 }
 
-/** The page loads its own script and styles only, talks to its own origin only, and is framed by no other site. */
+/**
+ * The page loads its own script and styles only, talks to its own origin only, and is framed by no other site.
+ * Images and the spoken answer are shown from `blob:` URLs the page makes itself (attachments, the wav).
+ */
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
+  "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+  "frame-ancestors 'self'";
 
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
