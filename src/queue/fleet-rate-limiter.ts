@@ -5,7 +5,7 @@ import {
 } from '../agent/context/local-tokens.js';
 import type { BudgetLease, BudgetRequest, RequestBudget } from '../agent/request-budget.js';
 import type { ChatCompletionCreateParams } from '../api/types/chat.js';
-import { APIUserAbortError } from '../transport/errors/api-error.js';
+import { abortableDelay } from '../transport/utils.js';
 import type { LimitStatField, LimitsBackend } from './limits-backend.js';
 import { type BucketSpec, bucketsFor, type NormalizedRateLimits } from './rate-limits.js';
 
@@ -92,7 +92,7 @@ export function createFleetRateLimiter({
       }
       if (wait <= 0) break;
       waited = true;
-      await sleep(wait + Math.random() * Math.min(MAX_JITTER_MS, wait), signal);
+      await abortableDelay(wait + Math.random() * Math.min(MAX_JITTER_MS, wait), signal);
     }
     count(model, tenant, { requests: 1, tokens: estimate, waits: waited ? 1 : 0 });
     return lease(model, tenant, buckets, estimate);
@@ -134,19 +134,4 @@ async function estimateTokens(params: ChatCompletionCreateParams): Promise<numbe
   for (const message of params.messages) total += estimateMessageTokens(message, tokenizer);
   if (params.tools && params.tools.length > 0) total += tokenizer.countTokens(JSON.stringify(params.tools));
   return total;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,6 +1,6 @@
 import { APIError, APIUserAbortError } from './errors/api-error.js';
 import { computeRetryDelay } from './retry-timing.js';
-import { loadOnce } from './utils.js';
+import { abortableDelay, loadOnce } from './utils.js';
 
 // p-retry is loaded on the first retry, not when svc-agents is imported: a cold import stays cheap.
 const loadPRetry = loadOnce(() => import('p-retry'));
@@ -64,21 +64,5 @@ async function retryAfterFirstFailure<T>(
       await abortableDelay(delayMs, signal);
       return true;
     },
-  });
-}
-
-/** Waits `ms`; rejects at once with {@link APIUserAbortError} when `signal` aborts (before or during the wait). */
-function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

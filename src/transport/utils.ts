@@ -1,4 +1,5 @@
 import { FormData as UndiciFormData } from 'undici';
+import { APIUserAbortError } from './errors/api-error.js';
 
 /**
  * `load` called on first use only, its promise shared by every later call: how optional and heavy modules
@@ -53,4 +54,20 @@ export function lowerCaseKeys(headers: Record<string, string>): Record<string, s
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
+}
+
+/** Waits `ms`; rejects at once with {@link APIUserAbortError} when `signal` aborts (before or during the wait). */
+export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
