@@ -29,7 +29,7 @@ export function validateJsonSchema(
   }
   const types =
     typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
-  if (types.length > 0 && !types.some((type) => matchesType(type, value))) {
+  if (types.length > 0 && !types.some((type) => matchesJsonType(type, value))) {
     return [{ path: at, message: `expected ${types.join(' or ')}, got ${describeValueType(value)}` }];
   }
   const issues: ToolArgumentIssue[] = [];
@@ -56,7 +56,8 @@ export function validateJsonSchema(
   return issues;
 }
 
-function matchesType(type: unknown, value: unknown): boolean {
+/** Whether `value` has the JSON Schema `type` named (an unknown type name matches anything). */
+export function matchesJsonType(type: unknown, value: unknown): boolean {
   switch (type) {
     case 'string':
       return typeof value === 'string';

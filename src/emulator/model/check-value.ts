@@ -1,3 +1,4 @@
+import { matchesJsonType } from '../../tools/validate-json-schema.js';
 import { resolve, type Schema, typeOf } from './schema-utils.js';
 
 // The emulator's own check of what it produces against the schema it was given: the keywords a tool or
@@ -69,26 +70,7 @@ function matchesType(value: unknown, schema: Schema): boolean {
       ? [schema.type as string]
       : [];
   if (types.length === 0) return true;
-  return types.some((type) => {
-    switch (type) {
-      case 'string':
-        return typeof value === 'string';
-      case 'number':
-        return typeof value === 'number' && Number.isFinite(value);
-      case 'integer':
-        return typeof value === 'number' && Number.isInteger(value);
-      case 'boolean':
-        return typeof value === 'boolean';
-      case 'null':
-        return value === null;
-      case 'array':
-        return Array.isArray(value);
-      case 'object':
-        return typeof value === 'object' && value !== null && !Array.isArray(value);
-      default:
-        return true;
-    }
-  });
+  return types.some((type) => matchesJsonType(type, value));
 }
 
 function checkString(value: string, schema: Schema): boolean {
