@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, PoolConfig, QueryResult, QueryResultRow } from 'pg';
 import type {
   AddItemsOptions,
   ListRunsOptions,
@@ -153,6 +153,43 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
       }
     }
   };
+  // A transaction holding the session's append lock, so two appends never interleave their items; `work`
+  // answers `ROLLBACK` to end it without writing (then the transaction answers undefined).
+  const inSessionTransaction = async <T>(
+    sessionId: string,
+    work: (run: TransactionQuery) => Promise<T | typeof ROLLBACK>,
+  ): Promise<T | undefined> => {
+    const client = await (await pool()).connect();
+    // Between two queries of the transaction the client is idle but checked out: the pool does not
+    // listen to it then, so a dropped connection would be an unhandled 'error'.
+    client.on('error', warnConnection);
+    const run: TransactionQuery = (text, values = []) => {
+      const config = { text, values, query_timeout: commandTimeoutMs };
+      return client.query(config);
+    };
+    let failure: Error | undefined;
+    try {
+      await run('BEGIN');
+      await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-session:${sessionId}`]);
+      const result = await work(run);
+      await run(result === ROLLBACK ? 'ROLLBACK' : 'COMMIT');
+      return result === ROLLBACK ? undefined : result;
+    } catch (error) {
+      failure = error as Error;
+      if (!isConnectionError(error)) await run('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      releaseClient(client, failure && isConnectionError(failure) ? failure : undefined, warnConnection);
+    }
+  };
+  const appendItems = async (run: TransactionQuery, sessionId: string, items: readonly ChatMessage[]) => {
+    if (items.length === 0) return;
+    await run(
+      `INSERT INTO ${schema}.session_items (session_id, item)
+       SELECT $1, value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY ORDER BY ordinality`,
+      [sessionId, JSON.stringify(items)],
+    );
+  };
   // The stored createdAt when the run is at `version` by the write `writeId` (ours), else undefined.
   const createdAtIfOurs = async (id: string, version: number, writeId: string) => {
     const { rows } = await query<{ version: number; write_id: string | null; created_at: string }>(
@@ -211,47 +248,18 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         const { writeId, ...stored } = record;
         // The run's write and its session append commit together or not at all; a repeat after a lost
         // reply finds the version moved on by its own write id and answers it.
-        const createdAt = await retrying(async () => {
-          const client = await (await pool()).connect();
-          client.on('error', warnConnection);
-          const run = (text: string, values: unknown[] = []) => {
-            const config = { text, values, query_timeout: commandTimeoutMs };
-            return client.query<{ created_at: string }>(config);
-          };
-          let failure: Error | undefined;
-          try {
-            await run('BEGIN');
-            await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-session:${sessionId}`]);
-            const { rows } = await run(
+        const createdAt = await retrying(() =>
+          inSessionTransaction(sessionId, async (run) => {
+            const { rows } = await run<{ created_at: string }>(
               `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
                write_id = $6 WHERE id = $1 AND version = $2 RETURNING created_at`,
               [id, expectedVersion, record.status, record.updatedAt, stored, writeId],
             );
-            if (!rows[0]) {
-              await run('ROLLBACK');
-              return undefined;
-            }
-            if (items.length > 0) {
-              await run(
-                `INSERT INTO ${schema}.session_items (session_id, item)
-                 SELECT $1, value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY ORDER BY ordinality`,
-                [sessionId, JSON.stringify(items)],
-              );
-            }
-            await run('COMMIT');
+            if (!rows[0]) return ROLLBACK;
+            await appendItems(run, sessionId, items);
             return Number(rows[0].created_at);
-          } catch (error) {
-            failure = error as Error;
-            if (!isConnectionError(error)) await run('ROLLBACK').catch(() => undefined);
-            throw error;
-          } finally {
-            releaseClient(
-              client,
-              failure && isConnectionError(failure) ? failure : undefined,
-              warnConnection,
-            );
-          }
-        }).then((committed) => committed ?? createdAtIfOurs(id, expectedVersion + 1, writeId!));
+          }),
+        ).then((committed) => committed ?? createdAtIfOurs(id, expectedVersion + 1, writeId!));
         if (createdAt === undefined) throw new RunConflictError({ runId: id, expectedVersion });
         record.createdAt = createdAt;
         if (isFinished(record.status)) pruneOnWrite();
@@ -295,44 +303,16 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         return rows.map((row) => row.item);
       },
       async addItems(sessionId, items, { idempotencyKey }: AddItemsOptions = {}) {
-        const client = await (await pool()).connect();
-        // Between two queries of the transaction the client is idle but checked out: the pool does not
-        // listen to it then, so a dropped connection would be an unhandled 'error'.
-        client.on('error', warnConnection);
-        const run = (text: string, values: unknown[] = []) => {
-          const config = { text, values, query_timeout: commandTimeoutMs };
-          return client.query(config);
-        };
-        let failure: Error | undefined;
-        try {
-          await run('BEGIN');
-          // Appends to one session are serialised, so two appends never interleave their items.
-          await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-session:${sessionId}`]);
+        await inSessionTransaction(sessionId, async (run) => {
           if (idempotencyKey !== undefined) {
             const { rowCount } = await run(
               `INSERT INTO ${schema}.session_keys (session_id, key) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
               [sessionId, idempotencyKey],
             );
-            if (rowCount !== 1) {
-              await run('ROLLBACK');
-              return;
-            }
+            if (rowCount !== 1) return ROLLBACK;
           }
-          if (items.length > 0) {
-            await run(
-              `INSERT INTO ${schema}.session_items (session_id, item)
-               SELECT $1, value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY ORDER BY ordinality`,
-              [sessionId, JSON.stringify(items)],
-            );
-          }
-          await run('COMMIT');
-        } catch (error) {
-          failure = error as Error;
-          if (!isConnectionError(error)) await run('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          releaseClient(client, failure && isConnectionError(failure) ? failure : undefined, warnConnection);
-        }
+          await appendItems(run, sessionId, items);
+        });
       },
       async popItem(sessionId) {
         const { rows } = await query<{ item: ChatMessage }>(
@@ -360,6 +340,15 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     isConnectionError,
   );
 }
+
+// What an `inSessionTransaction` work function answers to end the transaction without writing.
+const ROLLBACK = Symbol('rollback');
+
+/** One query of a transaction, with the store's query timeout. */
+type TransactionQuery = <R extends QueryResultRow = QueryResultRow>(
+  text: string,
+  values?: unknown[],
+) => Promise<QueryResult<R>>;
 
 // A client whose connection failed is destroyed rather than returned to the pool for the next caller (it
 // keeps the listener: a dying connection may still emit 'error').
