@@ -153,8 +153,77 @@ export interface SessionAppend {
   items: readonly ChatMessage[];
 }
 
+/** One event of a run's stored log: its SSE id and its JSON (as `toAgentEventJson` writes it). */
+export interface StoredRunEvent {
+  /** The event's id in its run: 0, 1, 2, ... in the order appended; the SSE `id:`. */
+  id: number;
+  /** The event as JSON text. */
+  data: string;
+}
+
+/** A value of `SharedValueStore` with the version a conditional write names. */
+export interface VersionedValue {
+  /** The value, or `undefined` when none is set (or it expired). */
+  value: string | undefined;
+  /** 0 when absent; grows by one with each write. */
+  version: number;
+}
+
+/**
+ * A run's event log, kept so a client can reconnect on any server with `Last-Event-ID` and get what it
+ * missed. Optional on a `Store`: without it, a run's events live only in the process that runs it.
+ */
+export interface RunEventLogStore {
+  /**
+   * Appends `events` with ids `firstId`, `firstId + 1`, ... Ids already stored are skipped (a retried
+   * append changes nothing); a `firstId` past the next free id is refused (no gaps). The log expires
+   * `ttlMs` after its last append when given.
+   */
+  appendRunEvents(
+    runId: string,
+    firstId: number,
+    events: readonly string[],
+    options?: { ttlMs?: number },
+  ): Promise<void>;
+  /** The stored events with an id above `afterId` (all when undefined), in id order, at most `limit`. */
+  readRunEvents(runId: string, afterId?: number, limit?: number): Promise<StoredRunEvent[]>;
+}
+
+/**
+ * Best-effort messages between the processes sharing a store (Redis pub/sub, PostgreSQL LISTEN/NOTIFY,
+ * an emitter in memory): "events were appended to run X", "stop run X". A message sent while a
+ * listener's connection is down is lost, so listeners also re-read what they wait for on a timer.
+ */
+export interface SignalStore {
+  /** Sends `message` (at most 4,000 bytes) to every listener of `channel`, in this and other processes. */
+  signal(channel: string, message: string): Promise<void>;
+  /** Calls `listener` with each message on `channel` from now on; answers the unsubscribe function. */
+  onSignal(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
+}
+
+/** Small shared values written with compare-and-set: a session's active and paused run, a stop request. */
+export interface SharedValueStore {
+  /** The value at `key` and its version. */
+  getValue(key: string): Promise<VersionedValue>;
+  /**
+   * Writes `value` (`undefined` deletes it) only when the stored version is still `version` (0: absent);
+   * answers whether it wrote. With `ttlMs` the value expires that long after this write.
+   */
+  setValueIf(
+    key: string,
+    version: number,
+    value: string | undefined,
+    options?: { ttlMs?: number },
+  ): Promise<boolean>;
+}
+
 /** A store of runs and sessions: what `new Agent({ store })` and the queue take. */
-export interface Store extends RunStore, SessionStore {
+export interface Store
+  extends RunStore,
+    SessionStore,
+    Partial<RunEventLogStore>,
+    Partial<SignalStore>,
+    Partial<SharedValueStore> {
   /**
    * `updateRun` and, in the same atomic write, `addItems(append.sessionId, append.items)`: both happen or
    * neither does (a version mismatch appends nothing), so a run's last record and its session always agree.
