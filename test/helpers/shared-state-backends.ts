@@ -1,11 +1,13 @@
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import type { Store } from '../../src/agent/durable/store.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
+import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
 import type { StoreOptions } from '../../src/stores/store-options.js';
-import { REDIS_URL, serviceAvailable, uniqueNamespace } from './infra-services.js';
+import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from './infra-services.js';
 
-const [redisUp] = await Promise.all([serviceAvailable('redis')]);
+const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);
 
 /** Two store objects on one backend (the views of two processes), and how to remove what they wrote. */
 export interface OpenedSharedState {
@@ -47,6 +49,26 @@ export const sharedStateBackends: SharedStateBackend[] = [
           const keys = await redis.keys(`${prefix}*`);
           if (keys.length > 0) await redis.del(...keys);
           await redis.quit();
+        },
+      };
+    },
+  },
+  {
+    name: 'postgresStore',
+    available: postgresUp,
+    async open(options) {
+      const schema = uniqueNamespace('shared');
+      const a = postgresStore({ connectionString: POSTGRES_URL, schema, config: { max: 4 }, ...options });
+      const b = postgresStore({ connectionString: POSTGRES_URL, schema, config: { max: 4 }, ...options });
+      return {
+        a,
+        b,
+        async cleanup() {
+          await Promise.all([a.close(), b.close()]);
+          const client = new pg.Client({ connectionString: POSTGRES_URL });
+          await client.connect();
+          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await client.end();
         },
       };
     },
