@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Store } from '../../src/agent/durable/store.js';
+import { fileStore } from '../../src/stores/file-store.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
@@ -31,6 +35,23 @@ export const sharedStateBackends: SharedStateBackend[] = [
     async open(options) {
       const store = memoryStore(options);
       return { a: store, b: store, cleanup: () => store.close() };
+    },
+  },
+  {
+    name: 'fileStore',
+    available: true,
+    async open(options) {
+      const dir = await mkdtemp(join(tmpdir(), 'svc-shared-state-'));
+      const a = fileStore({ dir, fsync: false, ...options });
+      const b = fileStore({ dir, fsync: false, ...options });
+      return {
+        a,
+        b,
+        async cleanup() {
+          await Promise.all([a.close(), b.close()]);
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
     },
   },
   {
