@@ -160,6 +160,15 @@ function runSuite(backend: SharedStateBackend) {
         expect(received).toEqual(['hello']);
       });
 
+      it("should deliver a signal to the sender's own listeners too", async () => {
+        const received: string[] = [];
+        const unsubscribe = await a.onSignal('sig-self', (message) => received.push(message));
+        await a.signal('sig-self', 'to myself');
+        await eventually(async () => received.length === 1);
+        expect(received).toEqual(['to myself']);
+        await unsubscribe();
+      });
+
       it('should deliver to every listener even when one throws', async () => {
         const received: string[] = [];
         const offThrowing = await b.onSignal('sig-throw', () => {
