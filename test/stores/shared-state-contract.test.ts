@@ -136,13 +136,23 @@ function runSuite(backend: SharedStateBackend) {
         const runId = 'log-race';
         for (let round = 0; round < 10; round++) {
           const events = [`r${round}a`, `r${round}b`];
+          // One racer gives a ttl and one does not: refreshing the expiry must not deadlock an insert.
           await Promise.all([
-            a.appendRunEvents(runId, round * 2, events),
+            a.appendRunEvents(runId, round * 2, events, { ttlMs: 60_000 }),
             b.appendRunEvents(runId, round * 2, events),
+            a.appendRunEvents(
+              runId,
+              Math.max(0, round * 2 - 1),
+              [`r${round - 1}b`, ...events].slice(round === 0 ? 1 : 0),
+              { ttlMs: 60_000 },
+            ),
           ]);
         }
         const read = await a.readRunEvents(runId);
         expect(ids(read)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+        expect(read.map((event) => event.data)).toEqual(
+          Array.from({ length: 20 }, (_, index) => `r${Math.floor(index / 2)}${index % 2 === 0 ? 'a' : 'b'}`),
+        );
       });
     });
 
