@@ -48,8 +48,9 @@ export function encodeSignal(channel: string, message: string): string {
 /** The channel and message of a payload `encodeSignal` wrote, or undefined for anything else. */
 export function decodeSignal(payload: string): { channel: string; message: string } | undefined {
   const colon = payload.indexOf(':');
-  const length = Number(payload.slice(0, colon));
-  if (colon < 1 || !Number.isSafeInteger(length) || colon + 1 + length > payload.length) return undefined;
+  const prefix = payload.slice(0, colon);
+  const length = Number(prefix);
+  if (!/^[0-9]{1,4}$/.test(prefix) || length < 1 || colon + 1 + length > payload.length) return undefined;
   return {
     channel: payload.slice(colon + 1, colon + 1 + length),
     message: payload.slice(colon + 1 + length),
