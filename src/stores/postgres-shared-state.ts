@@ -5,7 +5,7 @@ import {
   checkGetValue,
   checkReadRunEvents,
   checkSetValueIf,
-} from './shared-state-input.js';
+} from './shared-state-checks.js';
 import { RunEventGapError } from './store-errors.js';
 
 /** What the event log and the values need from `postgresStore`. */

@@ -1,6 +1,7 @@
 import type { Notification, Pool, PoolClient } from 'pg';
 import type { SignalStore } from '../agent/durable/store.js';
-import { checkOnSignal, checkSignal, deliverSignal } from './shared-state-input.js';
+import { checkOnSignal, checkSignal } from './shared-state-checks.js';
+import { deliverSignal } from './store-utils.js';
 
 /** `SignalStore` on PostgreSQL LISTEN/NOTIFY, plus `close` for its listening connection. */
 export interface PostgresSignals extends SignalStore {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { SignalStore } from '../agent/durable/store.js';
-import { checkOnSignal, checkSignal, deliverSignal } from './shared-state-input.js';
+import { checkOnSignal, checkSignal } from './shared-state-checks.js';
+import { deliverSignal } from './store-utils.js';
 
 /** `SignalStore` on Redis pub/sub, plus `close` for its subscriber connection. */
 export interface RedisSignals extends SignalStore {

@@ -120,12 +120,13 @@ function runSuite(backend: SharedStateBackend) {
       });
 
       it('should expire a log ttlMs after its last append', async () => {
-        await a.appendRunEvents('log-ttl', 0, ['e0'], { ttlMs: 150 });
-        await sleep(80);
-        await a.appendRunEvents('log-ttl', 1, ['e1'], { ttlMs: 150 });
-        await sleep(100);
+        // Margins of hundreds of milliseconds: the machine may be loaded.
+        await a.appendRunEvents('log-ttl', 0, ['e0'], { ttlMs: 1000 });
+        await sleep(600);
+        await a.appendRunEvents('log-ttl', 1, ['e1'], { ttlMs: 1000 });
+        await sleep(600);
         expect(ids(await b.readRunEvents('log-ttl'))).toEqual([0, 1]);
-        await eventually(async () => (await b.readRunEvents('log-ttl')).length === 0, 3000);
+        await eventually(async () => (await b.readRunEvents('log-ttl')).length === 0, 5000);
         // An expired log starts again from id 0.
         await expect(a.appendRunEvents('log-ttl', 2, ['e2'])).rejects.toBeInstanceOf(RunEventGapError);
         await a.appendRunEvents('log-ttl', 0, ['again']);
@@ -249,17 +250,17 @@ function runSuite(backend: SharedStateBackend) {
       });
 
       it('should expire a value ttlMs after its write, then behave as absent', async () => {
-        expect(await a.setValueIf('val-ttl', 0, 'short', { ttlMs: 150 })).toBe(true);
+        expect(await a.setValueIf('val-ttl', 0, 'short', { ttlMs: 800 })).toBe(true);
         expect(await b.getValue('val-ttl')).toEqual({ value: 'short', version: 1 });
-        await eventually(async () => (await b.getValue('val-ttl')).version === 0, 3000);
+        await eventually(async () => (await b.getValue('val-ttl')).version === 0, 5000);
         expect(await b.getValue('val-ttl')).toEqual({ value: undefined, version: 0 });
         expect(await a.setValueIf('val-ttl', 1, 'stale')).toBe(false);
         expect(await a.setValueIf('val-ttl', 0, 'fresh')).toBe(true);
         expect(await b.getValue('val-ttl')).toEqual({ value: 'fresh', version: 1 });
         // Written without ttlMs, the value no longer expires.
-        expect(await a.setValueIf('val-ttl', 1, 'kept', { ttlMs: 150 })).toBe(true);
+        expect(await a.setValueIf('val-ttl', 1, 'kept', { ttlMs: 800 })).toBe(true);
         expect(await a.setValueIf('val-ttl', 2, 'kept')).toBe(true);
-        await sleep(300);
+        await sleep(1000);
         expect(await b.getValue('val-ttl')).toEqual({ value: 'kept', version: 3 });
       });
 
