@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../src/stores/postgres-store.js';
+import { eventually } from '../helpers/eventually.js';
 import { POSTGRES_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
 
 const postgresUp = await serviceAvailable('postgres');
@@ -43,6 +44,25 @@ describe.skipIf(!postgresUp)('postgresStore shared state', () => {
         await client.end();
       }
       expect((await store.readRunEvents('refreshed')).map((event) => event.id)).toEqual([0, 1]);
+    });
+  });
+
+  describe('when the store was given your pool', () => {
+    it('should take one connection to listen and destroy it on close, leaving your pool usable', async () => {
+      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 3 });
+      const own = postgresStore({ pool, schema });
+      await own.getValue('warm-up');
+      const before = pool.totalCount;
+      const received: string[] = [];
+      await own.onSignal('mine', (message) => received.push(message));
+      expect(pool.totalCount - pool.idleCount).toBe(1);
+      await own.signal('mine', 'hello');
+      await eventually(async () => received.length === 1);
+      await own.close();
+      // Destroyed, not handed back still LISTENing.
+      await eventually(async () => pool.totalCount - pool.idleCount === 0 && pool.totalCount <= before);
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await pool.end();
     });
   });
 });
