@@ -3,6 +3,9 @@ import type { SignalStore } from '../agent/durable/store.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
 import { deliverSignal } from './store-utils.js';
 
+// How often the subscriber connection is checked with a PING.
+const HEALTH_CHECK_EVERY_MS = 30_000;
+
 /** `SignalStore` on Redis pub/sub, plus `close` for its subscriber connection. */
 export interface RedisSignals extends SignalStore {
   /** Closes the subscriber connection (the commands connection is the store's). */
@@ -35,6 +38,7 @@ export function createRedisSignals({
   const listeners = new Map<string, Set<(message: string) => void>>();
   let subscriber: Promise<Redis> | undefined;
   let opened: Redis | undefined;
+  let healthCheck: NodeJS.Timeout | undefined;
   const channelOf = (channel: string) => `${prefix}signal:${channel}`;
   const nameOf = (redisChannel: string) => redisChannel.slice(prefix.length + 'signal:'.length);
 
@@ -67,6 +71,14 @@ export function createRedisSignals({
         redis.disconnect(true);
       });
     });
+    // A half-open connection never reports an error itself: a PING that times out (commandTimeout)
+    // replaces it, and the `ready` above subscribes the new one again.
+    healthCheck = setInterval(() => {
+      if (redis.status !== 'ready') return;
+      redis.ping().catch(() => {
+        if (redis.status === 'ready') redis.disconnect(true);
+      });
+    }, HEALTH_CHECK_EVERY_MS).unref();
     return redis;
   };
   const subscriberConnection = () => {
@@ -111,6 +123,8 @@ export function createRedisSignals({
     },
     async close() {
       listeners.clear();
+      if (healthCheck) clearInterval(healthCheck);
+      healthCheck = undefined;
       const current = subscriber;
       subscriber = undefined;
       const redis = opened ?? (await current?.catch(() => undefined));
