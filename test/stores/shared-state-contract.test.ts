@@ -171,6 +171,19 @@ function runSuite(backend: SharedStateBackend) {
         expect(received).toEqual(['hello']);
       });
 
+      it('should deliver the next signal to every listener once their onSignal answered', async () => {
+        const received: string[] = [];
+        const offs = await Promise.all(
+          ['first', 'second', 'third'].map((name) =>
+            b.onSignal('sig-concurrent', (message) => received.push(`${name}:${message}`)),
+          ),
+        );
+        await a.signal('sig-concurrent', 'go');
+        await eventually(async () => received.length === 3);
+        expect(received.sort()).toEqual(['first:go', 'second:go', 'third:go']);
+        await Promise.all(offs.map((off) => off()));
+      });
+
       it("should deliver a signal to the sender's own listeners too", async () => {
         const received: string[] = [];
         const unsubscribe = await a.onSignal('sig-self', (message) => received.push(message));
