@@ -310,6 +310,8 @@ describe('createChatHandler', () => {
       expect(counted).toBe(0);
       const session = await chat.session(await run.sessionId);
       expect(session.activeRunId).toBeNull();
+      // The agent's stored run ends too (aborted: failed), so nothing resumes it later.
+      expect((await store.getRun(runId))?.status).toBe('failed');
       expect(session.messages).toEqual([
         { role: 'user', content: 'look it up, then count' },
         { role: 'assistant', content: 'Looking it up.' },
