@@ -18,7 +18,7 @@ const redisUp = await serviceAvailable('redis');
 
 /** Starts `svc-agents serve` from the sources with no service configured; resolves with its JSON line. */
 async function serve(args: string[]): Promise<{ url: string; emulated: boolean }> {
-  const env = { ...process.env, SVC_AGENTS_EMULATOR_DIR: emulatorDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_AGENTS_EMULATOR_DIR: emulatorDir };
   delete env.SVC_API_KEY;
   delete env.SVC_BASE_URL;
   delete env.SVC_REDIS_URL;
