@@ -304,8 +304,7 @@ describe('createChatHandler', () => {
       const run = chat.send('look it up, then count');
       for await (const event of run) if (event.type === 'tool-call') break;
       const runId = await run.runId;
-      const stop = await fetch(`${url}/api/runs/${runId}/stop`, { method: 'POST' });
-      expect(await stop.json()).toEqual({ runId, status: 'stopped' });
+      expect(await chat.stop(runId)).toBe('stopped');
       expect(toolCancelled).toBe(true);
       gate.open();
       const events = await collect(chat.reconnect(runId));
