@@ -3,10 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
+import type { Store } from '../../src/agent/durable/store.js';
 import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import type { ChatRunner } from '../../src/web/chat-runner.js';
+import type { ChatStateStore } from '../../src/web/chat-state.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
+import { inProcessChatRunner } from '../../src/web/in-process-chat-runner.js';
 import { collect } from '../helpers/collect.js';
 import { createFailingSubAgentsRun } from '../helpers/create-failing-sub-agents-run.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
@@ -54,7 +58,7 @@ function call(id: string, name: string, args: object = {}) {
 let server: Server | undefined;
 let handler: ChatHandler | undefined;
 
-async function start(options: { abandonAfterMs?: number; agent?: Agent } = {}) {
+async function start(options: { agent?: Agent; store?: Store } = {}) {
   const { agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools }), ...rest } = options;
   handler = createChatHandler({ agent, sse: { heartbeatMs: 0, retryMs: 20 }, ...rest });
   const h = handler;
@@ -139,7 +143,7 @@ describe('createChatHandler', () => {
     it('should continue the same stored run of an agent with a store, to one completed record', async () => {
       const store = memoryStore();
       const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools, store });
-      const base = await start({ agent });
+      const base = await start({ agent, store });
       const chat = createChatClient({ baseUrl: `${base}/api` });
       env.emu.script([
         call('c1', 'delete_file', { id: 'f1' }),
@@ -263,16 +267,165 @@ describe('createChatHandler', () => {
     });
   });
 
-  describe('when nobody listens to a run any more', () => {
-    it('should abort it after abandonAfterMs and cancel its tools', async () => {
-      const base = await start({ abandonAfterMs: 50 });
-      env.emu.script([call('c1', 'slow_lookup')]);
-      const chat = createChatClient({ baseUrl: `${base}/api` });
-      const run = chat.send('look it up');
+  describe('when a run is stopped mid-answer', () => {
+    it('should end it as stopped, start no tool after, and keep what was shown', async () => {
+      const store = memoryStore();
+      const base = await start({ store });
+      let counted = 0;
+      const agent = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        tools: [
+          ...tools,
+          defineTool({
+            name: 'count',
+            description: 'Counts',
+            parameters: z.object({}),
+            execute: () => ++counted,
+          }),
+        ],
+      });
+      await handler?.close();
+      server?.closeAllConnections();
+      await new Promise((resolve) => server?.close(resolve));
+      const url = await start({ agent, store });
+      expect(url).not.toBe(base);
+      env.emu.script([
+        {
+          message: {
+            content: 'Looking it up.',
+            tool_calls: [{ id: 'c1', function: { name: 'slow_lookup', arguments: '{}' } }],
+          },
+        },
+        call('c2', 'count'),
+        { message: { content: 'Counted.' } },
+      ]);
+      const chat = createChatClient({ baseUrl: `${url}/api` });
+      const run = chat.send('look it up, then count');
       for await (const event of run) if (event.type === 'tool-call') break;
-      await expect.poll(() => toolCancelled, { timeout: 2_000 }).toBe(true);
-      const events = await collect(chat.reconnect(await run.runId));
+      const runId = await run.runId;
+      expect(await chat.stop(runId)).toBe('stopped');
+      expect(toolCancelled).toBe(true);
+      gate.open();
+      const events = await collect(chat.reconnect(runId));
       expect(events.at(-1)?.type).toBe('abort');
+      expect(counted).toBe(0);
+      const session = await chat.session(await run.sessionId);
+      expect(session.activeRunId).toBeNull();
+      // The agent's stored run ends too (aborted: failed), so nothing resumes it later.
+      expect((await store.getRun(runId))?.status).toBe('failed');
+      expect(session.messages).toEqual([
+        { role: 'user', content: 'look it up, then count' },
+        { role: 'assistant', content: 'Looking it up.' },
+      ]);
+      // The session takes the next message at once.
+      env.emu.reset();
+      env.emu.script([{ message: { content: 'Next.' } }]);
+      expect(textOf(await collect(chat.send('next', { sessionId: await run.sessionId })))).toBe('Next.');
+    });
+  });
+
+  describe('when a session has a pending approval', () => {
+    it('should tell it, refuse a new message with 409 naming the call, or decline it on request', async () => {
+      const base = await start();
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([call('c1', 'delete_file', { id: 'f1' })]);
+      const first = chat.send('Delete f1');
+      await collect(first);
+      const sessionId = await first.sessionId;
+      const view = (await (await fetch(`${base}/api/sessions/${sessionId}`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(view).toMatchObject({
+        activeRunId: null,
+        pausedRunId: await first.runId,
+        pendingApprovals: [{ toolCallId: 'c1', toolName: 'delete_file', arguments: { id: 'f1' } }],
+      });
+      const post = (body: object) =>
+        fetch(`${base}/api/chat`, { method: 'POST', body: JSON.stringify({ sessionId, ...body }) });
+      const refused = await post({ message: 'Never mind' });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({
+        error: {
+          pendingToolCallIds: ['c1'],
+          message: expect.stringContaining('decide the pending tool call first (c1)'),
+        },
+      });
+      env.emu.script([{ message: { content: 'Fine.' } }]);
+      const declined = await post({ message: 'Never mind', rejectPending: true });
+      expect(declined.status).toBe(200);
+      await declined.text();
+      const after = (await (await fetch(`${base}/api/sessions/${sessionId}`)).json()) as {
+        messages: Array<{ role: string; tool_calls?: unknown }>;
+        pendingApprovals: unknown[];
+      };
+      expect(after.pendingApprovals).toEqual([]);
+      expect(after.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+      expect(after.messages.some((m) => m.tool_calls !== undefined)).toBe(false);
+      const approve = await fetch(`${base}/api/runs/${await first.runId}/approvals`, {
+        method: 'POST',
+        body: JSON.stringify({ decisions: [{ toolCallId: 'c1', approved: true }] }),
+      });
+      expect(approve.status).toBe(409);
+    });
+
+    it('should apply one of two concurrent decisions and answer the other 409', async () => {
+      const base = await start();
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([call('c1', 'delete_file', { id: 'f1' }), { message: { content: 'Deleted.' } }]);
+      const first = chat.send('Delete f1');
+      await collect(first);
+      const runId = await first.runId;
+      const decide = () =>
+        fetch(`${base}/api/runs/${runId}/approvals`, {
+          method: 'POST',
+          body: JSON.stringify({ decisions: [{ toolCallId: 'c1', approved: true }] }),
+        });
+      const answers = await Promise.all([decide(), decide()]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      await Promise.all(answers.map((a) => a.text()));
+      const session = await chat.session(await first.sessionId);
+      expect(session.messages.filter((m) => m.role === 'tool')).toHaveLength(1);
+    });
+  });
+
+  describe('when a custom runner refuses to continue a paused run', () => {
+    it('should answer the failure and keep the run paused for a retry', async () => {
+      const store = memoryStore();
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools });
+      const inner = inProcessChatRunner({ agent, store: store as ChatStateStore });
+      let refuse = true;
+      const runner: ChatRunner = {
+        ...inner,
+        async continue(run) {
+          if (refuse) throw new Error('queue unavailable');
+          return inner.continue(run);
+        },
+      };
+      const errors: unknown[] = [];
+      handler = createChatHandler({ agent, store, runner, onError: (error) => errors.push(error) });
+      const h = handler;
+      server = createServer((req, res) => void h.node(req, res));
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([call('c1', 'delete_file', { id: 'f1' }), { message: { content: 'Deleted.' } }]);
+      const first = chat.send('Delete f1');
+      await collect(first);
+      const runId = await first.runId;
+      const refused = await fetch(`${base}/api/runs/${runId}/approvals`, {
+        method: 'POST',
+        body: JSON.stringify({ decisions: [{ toolCallId: 'c1', approved: true }] }),
+      });
+      expect(refused.status).toBe(500);
+      expect(errors).toEqual([expect.objectContaining({ message: 'queue unavailable' })]);
+      const session = await chat.session(await first.sessionId);
+      expect(session).toMatchObject({ activeRunId: null, pendingApprovals: [{ toolCallId: 'c1' }] });
+      refuse = false;
+      expect(textOf(await collect(chat.decide(runId, [{ toolCallId: 'c1', approved: true }])))).toBe(
+        'Deleted.',
+      );
     });
   });
 

@@ -18,6 +18,7 @@ declare const document: {
   documentElement: { scrollWidth: number };
 };
 declare const window: { innerWidth: number };
+declare const localStorage: { getItem(key: string): string | null };
 
 /** Where the screenshots go (git-ignored); the README shows a copy under docs/. */
 const SCREENSHOTS = '.artifacts/screenshots';
@@ -159,6 +160,31 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
     });
   });
 
+  describe('when Stop is pressed mid-answer', () => {
+    it('should stop the run on the server, keep what was shown, and take the next message', async () => {
+      const page = await openPage();
+      await ask(page, 'Run the slow search about stars');
+      await lastAssistant(page).locator('.tool h2', { hasText: 'slow_search' }).waitFor();
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await lastAssistant(page).locator('.error-text', { hasText: 'The run was stopped.' }).waitFor();
+      await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Stop' }).isHidden()).toBe(true);
+      const sessionId = await page.evaluate(() => localStorage.getItem('svc-agents.session'));
+      const session = (await (await fetch(`${server.url}/api/sessions/${sessionId}`)).json()) as {
+        activeRunId: string | null;
+        messages: Array<{ role: string; tool_calls?: unknown }>;
+      };
+      expect(session.activeRunId).toBeNull();
+      expect(session.messages[0]).toMatchObject({ role: 'user', content: 'Run the slow search about stars' });
+      expect(session.messages.some((message) => message.tool_calls !== undefined)).toBe(false);
+      await ask(page, 'What time is it?');
+      await expect.poll(() => page.locator('li.msg.assistant').count()).toBe(2);
+      await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+      expect(await lastAssistant(page).locator('.error-text').count()).toBe(0);
+      await page.context().close();
+    });
+  });
+
   describe('when an image is attached', () => {
     it('should show it with the next message and send it to the vision model', async () => {
       const page = await openPage();
@@ -172,10 +198,14 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
       await ask(page, 'What is in this picture?');
       await page.locator('li.msg.user img.attached[alt="pixel.png"]').waitFor();
       await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
-      const request = emu
-        .requests()
-        .slice(before)
-        .find((r) => r.path === '/v1/chat/completions')?.body as {
+      const completion = () =>
+        emu
+          .requests()
+          .slice(before)
+          .find((r) => r.path === '/v1/chat/completions');
+      // The run may execute a moment after the page's request (the handler answers once the run is claimed).
+      await expect.poll(completion).toBeDefined();
+      const request = completion()?.body as {
         model: string;
         messages: Array<{ role: string; content: unknown }>;
       };
