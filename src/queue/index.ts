@@ -6,8 +6,14 @@ export { fairPriority, MAX_TENANT_PRIORITY } from './fair-priority.js';
 export { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 export type { LimitStatsRow } from './limits-backend.js';
 export type { QueueConnection } from './queue-connection.js';
-export { QueueUnavailableError, WorkerClosedError } from './queue-errors.js';
+export { QueueUnavailableError, RunStoppedError, WorkerClosedError } from './queue-errors.js';
 export type { Budget, RateLimits } from './rate-limits.js';
+export {
+  eventsChannel,
+  nextRunEventId,
+  RunEventLogWriter,
+  type RunEventLogWriterOptions,
+} from './run-event-log-writer.js';
 export {
   DEFAULT_QUEUE_NAME,
   type EnqueueOptions,
@@ -17,4 +23,5 @@ export {
   type RunQueueOptions,
   type WaitUntilFinishedOptions,
 } from './run-queue.js';
+export { isStoppedRecord, stopChannel } from './run-stop.js';
 export { type RunWorker, type StartWorkerOptions, startWorker } from './start-worker.js';

@@ -8,14 +8,16 @@ import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { SvcError } from '../transport/errors/svc-error.js';
 import { createLimitsBackend } from './create-limits-backend.js';
-import { createEventBus, type EventBus } from './event-bus.js';
+import { createEventBus, type EventBus, encodeEvent } from './event-bus.js';
 import { fairPriority } from './fair-priority.js';
 import { followEvents } from './follow-events.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
-import { QueueUnavailableError } from './queue-errors.js';
+import { QueueUnavailableError, RunStoppedError } from './queue-errors.js';
+import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
+import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
 /** The queue name used when none is given. */
 export const DEFAULT_QUEUE_NAME = 'svc-agents-runs';
@@ -46,6 +48,9 @@ export interface RequeueStrandedOptions {
   /** Only runs of these agents (a worker passes its own, so it never queues runs it cannot run). */
   agentNames?: readonly string[];
 }
+
+// The job states in which a job waits for a worker (removable: no worker holds it).
+const WAITING_JOB_STATES = new Set(['wait', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
 
 // The job states in which a job will still run (or runs now) its run.
 const LIVE_JOB_STATES = ['active', 'wait', 'delayed', 'prioritized', 'waiting-children'] as const;
@@ -193,6 +198,67 @@ export class RunQueue {
   /** Refuses a paused call (the model is told, with `reason`); once no call waits, the run is queued again. */
   reject(runId: string, toolCallId: string, reason?: string): Promise<void> {
     return this.#decide(runId, toolCallId, { approved: false, reason });
+  }
+
+  /**
+   * Stops a run wherever it is: a queued run is taken off the queue, a paused (or stranded) one is ended
+   * here, and a running one is aborted by the worker running it (told by the store's `stop:<runId>`
+   * signal; the request is also kept in the store, so a worker that missed the signal, or takes the run
+   * over after a crash, still stops it). No tool starts after the stop. The record ends `failed` (the
+   * status of an aborted run) with the error `RunStoppedError: The run was stopped...` (`isStoppedRecord`),
+   * and followers get an `abort` event. A run already completed or failed is left as it is. Resolves once
+   * the request is recorded: `waitUntilFinished` waits for a running run's end. Stopping a running run
+   * needs a store with shared values (`getValue`/`setValueIf`), as the bundled ones have.
+   */
+  async stop(runId: string, reason?: string): Promise<RunRecord> {
+    if (reason !== undefined && typeof reason !== 'string') throw new SvcError('reason: must be a string');
+    const record = await this.#store.getRun(runId);
+    if (!record) throw new SvcError(`No stored run "${runId}"`);
+    if (record.status === 'completed' || record.status === 'failed') return record;
+    // The job's id names the version it was queued at, which the worker's checkpoints have moved past:
+    // the run's jobs are found by their data.
+    const held = await this.#bounded(runId, 'stop', async () => {
+      const { queue } = await this.#open();
+      const jobs = (await queue.getJobs([...LIVE_JOB_STATES])).filter((job) => job?.data?.runId === runId);
+      let active = false;
+      for (const job of jobs) {
+        const state = await job.getState();
+        // A worker may take it meanwhile (removing a locked job fails): that worker sees the request.
+        if (
+          !WAITING_JOB_STATES.has(state) ||
+          !(await job.remove().then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          active = true;
+        }
+      }
+      return active;
+    });
+    // Held by a worker: the worker ends it.
+    if (record.status === 'running' && held) {
+      if (!canRecordStop(this.#store)) {
+        throw new SvcError(
+          'store: stopping a running run needs a store with shared values (getValue and setValueIf)',
+        );
+      }
+      await requestStop(this.#store, runId, reason);
+      return (await this.#store.getRun(runId)) ?? record;
+    }
+    // Kept anyway: a job queued again later (a repeated decision, the stranded-run check) stops at once.
+    if (canRecordStop(this.#store)) await requestStop(this.#store, runId, reason);
+    const ended = (await markStopped(this.#store, runId, reason)) ?? record;
+    if (!isStoppedRecord(ended)) return ended;
+    const event = { type: 'abort' as const, reason: new RunStoppedError(reason) };
+    this.#bus ??= createEventBus(this.#connection, this.name);
+    await this.#bus.publish(runId, event).catch(() => undefined);
+    if (hasRunEventLog(this.#store)) {
+      const log = new RunEventLogWriter(this.#store, runId);
+      log.push(encodeEvent(event));
+      await log.close();
+    }
+    return ended;
   }
 
   /**

@@ -2,14 +2,18 @@ import type { Job, Worker } from 'bullmq';
 import type { Agent } from '../agent/agent.js';
 import type { Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../transport/errors/api-error.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
-import { createEventBus } from './event-bus.js';
+import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { normalizeConnection, type QueueConnection } from './queue-connection.js';
+import { RunStoppedError } from './queue-errors.js';
 import type { RateLimits } from './rate-limits.js';
+import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
+import { markStopped, readStopRequest, watchStop } from './run-stop.js';
 import { createWorkerLimits } from './worker-limits.js';
 import { deferFailures, fenceWrites, markFailed } from './worker-store.js';
 
@@ -54,6 +58,16 @@ export interface StartWorkerOptions {
    * for budget, and a 429 pauses that model fleet-wide. Without it, requests go out as runs make them.
    */
   limits?: RateLimits;
+  /**
+   * How often a running run re-reads its stop request (`queue.stop`), in case the store's signal was
+   * lost; a stop normally arrives by the signal at once. @default 2_000
+   */
+  stopCheckMs?: number;
+  /**
+   * How long a run's event log (kept when the store has `appendRunEvents`) stays after its last event.
+   * @default 86_400_000
+   */
+  eventLogTtlMs?: number;
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
 }
@@ -94,8 +108,35 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const transientFailures = new Map<string, number>();
   const limits = createWorkerLimits(connection, name, options.limits, onError);
 
+  const stopCheckMs = options.stopCheckMs ?? 2_000;
+  // The run's event log in the store, when the store keeps one: any web server relays it from there.
+  const openLog = (runId: string) =>
+    hasRunEventLog(options.store)
+      ? new RunEventLogWriter(options.store, runId, { ttlMs: options.eventLogTtlMs, onError })
+      : undefined;
+
+  // Sends an event to the queue's bus (`queue.events`) and to the run's stored log.
+  const publish = (runId: string, event: AgentEvent, log: RunEventLogWriter | undefined) => {
+    bus.publish(runId, event).catch(onError);
+    log?.push(encodeEvent(event));
+  };
+
+  // An event of a run this worker does not drive (it failed for good): appended on its own.
   const publishError = (runId: string, error: unknown) => {
-    bus.publish(runId, { type: 'error', error }).catch(onError);
+    const log = openLog(runId);
+    publish(runId, { type: 'error', error }, log);
+    log?.close().catch(onError);
+  };
+
+  // The run was asked to stop: recorded as stopped, its followers told with an `abort` event.
+  const endStopped = async (
+    runId: string,
+    reason: string | undefined,
+    log: RunEventLogWriter | undefined,
+  ) => {
+    await markStopped(options.store, runId, reason);
+    publish(runId, { type: 'abort', reason: new RunStoppedError(reason) }, log);
+    return 'stopped';
   };
 
   const delayRun = async (job: Job<RunJobData>, token: string | undefined, delay: number) => {
@@ -133,29 +174,62 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     token: string | undefined,
     signal: AbortSignal,
   ): Promise<string> => {
+    const { runId } = job.data;
+    const log = openLog(runId);
+    try {
+      return await runLogged(job, token, signal, log);
+    } finally {
+      // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
+      if (log && !(await log.close())) onError(new Error(`Events of run "${runId}" could not be stored`));
+    }
+  };
+
+  const runLogged = async (
+    job: Job<RunJobData>,
+    token: string | undefined,
+    signal: AbortSignal,
+    log: RunEventLogWriter | undefined,
+  ): Promise<string> => {
     const { runId, agentName } = job.data;
+    // Asked to stop while it waited, or while another worker (since killed) ran it.
+    const stopRequest = await readStopRequest(options.store, runId);
+    if (stopRequest) return endStopped(runId, stopRequest.reason, log);
     const agent = options.agents[agentName];
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
       await markFailed(options.store, runId, error).catch(onError);
-      publishError(runId, error);
+      publish(runId, { type: 'error', error }, log);
       throw error;
     }
     const runLimits = await limits.start(job);
+    const stop = new AbortController();
+    const unwatchStop = await watchStop(
+      options.store,
+      runId,
+      (reason) => stop.abort(new RunStoppedError(reason)),
+      { recheckMs: stopCheckMs, onError },
+    );
+    // A stop aborts the run (no tool starts after it) but, unlike a forced close, its writes go on: the
+    // worker records how it ended.
+    const runSignal = AbortSignal.any([signal, stop.signal]);
     try {
       const result = await agent.resume(runId, {
         store: fenceWrites(store, signal),
-        signal,
+        signal: runSignal,
         onEvent: (event) => {
-          if (signal.aborted) return;
+          if (runSignal.aborted) return;
           runLimits.observe(event);
-          bus.publish(runId, event).catch(onError);
+          publish(runId, event, log);
         },
         ...runLimits.options,
       });
       transientFailures.delete(runId);
       return result.status;
     } catch (error) {
+      if (stop.signal.aborted && !signal.aborted) {
+        transientFailures.delete(runId);
+        return await endStopped(runId, (stop.signal.reason as RunStoppedError).reason, log);
+      }
       // Force-closed: the run is left, as it was last checkpointed, to another worker (at once; if the
       // queue cannot be told, once its lock expires). Failing the job would strand the run.
       if (signal.aborted) {
@@ -176,10 +250,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         onError(error);
         transientFailures.delete(runId);
         await markFailed(options.store, runId, error).catch(onError);
-        publishError(runId, error);
+        publish(runId, { type: 'error', error }, log);
         throw new backend.UnrecoverableError(error instanceof Error ? error.message : String(error));
       }
       throw error;
+    } finally {
+      await unwatchStop().catch(onError);
     }
   };
 
