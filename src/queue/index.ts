@@ -16,7 +16,9 @@ export {
 } from './run-event-log-writer.js';
 export {
   DEFAULT_QUEUE_NAME,
+  type DecideOptions,
   type EnqueueOptions,
+  type QueueDecision,
   type QueueStats,
   type RequeueStrandedOptions,
   RunQueue,

@@ -175,7 +175,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     signal: AbortSignal,
   ): Promise<string> => {
     const { runId } = job.data;
-    const log = openLog(runId);
+    const log = openLog(job.data.eventLogId ?? runId);
     try {
       return await runLogged(job, token, signal, log);
     } finally {
@@ -191,9 +191,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     log: RunEventLogWriter | undefined,
   ): Promise<string> => {
     const { runId, agentName } = job.data;
+    // A stop is asked by the run id, or by the event log id a chat knows a continuation by.
+    const stopIds = [...new Set([runId, job.data.eventLogId ?? runId])];
     // Asked to stop while it waited, or while another worker (since killed) ran it.
-    const stopRequest = await readStopRequest(options.store, runId);
-    if (stopRequest) return endStopped(runId, stopRequest.reason, log);
+    for (const id of stopIds) {
+      const stopRequest = await readStopRequest(options.store, id);
+      if (stopRequest) return endStopped(runId, stopRequest.reason, log);
+    }
     const agent = options.agents[agentName];
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
@@ -203,12 +207,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     }
     const runLimits = await limits.start(job);
     const stop = new AbortController();
-    const unwatchStop = await watchStop(
-      options.store,
-      runId,
-      (reason) => stop.abort(new RunStoppedError(reason)),
-      { recheckMs: stopCheckMs, onError },
+    const unwatchers = await Promise.all(
+      stopIds.map((id) =>
+        watchStop(options.store, id, (reason) => stop.abort(new RunStoppedError(reason)), {
+          recheckMs: stopCheckMs,
+          onError,
+        }),
+      ),
     );
+    const unwatchStop = () => Promise.all(unwatchers.map((unwatch) => unwatch()));
     // A stop aborts the run (no tool starts after it) but, unlike a forced close, its writes go on: the
     // worker records how it ended.
     const runSignal = AbortSignal.any([signal, stop.signal]);

@@ -16,6 +16,11 @@ export {
   createChatHandler,
 } from './create-chat-handler.js';
 export { handleNodeRequest, type NodeRequestOptions } from './handle-node-request.js';
+export {
+  DEFAULT_CHAT_AGENT_NAME,
+  type QueueChatRunnerOptions,
+  queueChatRunner,
+} from './queue-chat-runner.js';
 export { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
 export {
   pipeUIMessageStream,
