@@ -26,4 +26,10 @@ export {
   type WaitUntilFinishedOptions,
 } from './run-queue.js';
 export { isStoppedRecord, stopChannel } from './run-stop.js';
-export { type RunWorker, type StartWorkerOptions, startWorker } from './start-worker.js';
+export {
+  type RunWorker,
+  type StartWorkerOptions,
+  startWorker,
+  type WorkerRunObserver,
+  type WorkerRunStatus,
+} from './start-worker.js';

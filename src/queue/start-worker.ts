@@ -1,6 +1,6 @@
 import type { Job, Worker } from 'bullmq';
 import type { Agent } from '../agent/agent.js';
-import type { Store } from '../agent/durable/store.js';
+import type { RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../transport/errors/api-error.js';
@@ -68,8 +68,34 @@ export interface StartWorkerOptions {
    * @default 86_400_000
    */
   eventLogTtlMs?: number;
+  /**
+   * Called when this worker starts executing a run (also one taken over from another worker); the
+   * observer it answers sees the run's events and its end. A web chat keeps its shared state with it
+   * (`chatRunObserver` of svc-agents/web). Its failures go to `onError`, never to the run.
+   */
+  observeRun?: (run: { runId: string; eventLogId: string }) => Promise<WorkerRunObserver | undefined>;
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
+}
+
+/** How a run ended in a worker: as the agent ended it, failed for good, or stopped by `queue.stop`. */
+export type WorkerRunStatus = 'completed' | 'interrupted' | 'failed' | 'stopped';
+
+/** What `observeRun` answers: told about one run while this worker executes it. */
+export interface WorkerRunObserver {
+  /** Each event of the run, as it is published. */
+  onEvent?(event: AgentEvent): void;
+  /** The run ended for good in this worker (not a retry or a hand-over), after its events were stored. */
+  onEnd?(ending: { status: WorkerRunStatus; record: RunRecord | undefined }): Promise<void>;
+  /** This worker no longer executes the run (it ended, or goes back to the queue): always called, last. */
+  onRelease?(): Promise<void>;
+}
+
+// One attempt of a job: its event log, its observer, and how it ended for good (if it did).
+interface JobAttempt {
+  log: RunEventLogWriter | undefined;
+  observer: WorkerRunObserver | undefined;
+  ended: WorkerRunStatus | undefined;
 }
 
 /** A running worker. */
@@ -175,12 +201,26 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     signal: AbortSignal,
   ): Promise<string> => {
     const { runId } = job.data;
-    const log = openLog(job.data.eventLogId ?? runId);
+    const eventLogId = job.data.eventLogId ?? runId;
+    const log = openLog(eventLogId);
+    const observer = options.observeRun
+      ? await options.observeRun({ runId, eventLogId }).catch((error: unknown) => {
+          onError(error);
+          return undefined;
+        })
+      : undefined;
+    const attempt: JobAttempt = { log, observer, ended: undefined };
     try {
-      return await runLogged(job, token, signal, log);
+      return await runLogged(job, token, signal, attempt);
     } finally {
       // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
       if (log && !(await log.close())) onError(new Error(`Events of run "${runId}" could not be stored`));
+      // Told after the events are stored, so whoever waits for the end has them all.
+      if (attempt.ended && observer?.onEnd) {
+        const record = await options.store.getRun(runId).catch(() => undefined);
+        await observer.onEnd({ status: attempt.ended, record }).catch(onError);
+      }
+      await observer?.onRelease?.().catch(onError);
     }
   };
 
@@ -188,21 +228,26 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     job: Job<RunJobData>,
     token: string | undefined,
     signal: AbortSignal,
-    log: RunEventLogWriter | undefined,
+    attempt: JobAttempt,
   ): Promise<string> => {
+    const { log, observer } = attempt;
     const { runId, agentName } = job.data;
     // A stop is asked by the run id, or by the event log id a chat knows a continuation by.
     const stopIds = [...new Set([runId, job.data.eventLogId ?? runId])];
     // Asked to stop while it waited, or while another worker (since killed) ran it.
     for (const id of stopIds) {
       const stopRequest = await readStopRequest(options.store, id);
-      if (stopRequest) return endStopped(runId, stopRequest.reason, log);
+      if (stopRequest) {
+        attempt.ended = 'stopped';
+        return endStopped(runId, stopRequest.reason, log);
+      }
     }
     const agent = options.agents[agentName];
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
       await markFailed(options.store, runId, error).catch(onError);
       publish(runId, { type: 'error', error }, log);
+      attempt.ended = 'failed';
       throw error;
     }
     const runLimits = await limits.start(job);
@@ -227,14 +272,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
           if (runSignal.aborted) return;
           runLimits.observe(event);
           publish(runId, event, log);
+          observer?.onEvent?.(event);
         },
         ...runLimits.options,
       });
       transientFailures.delete(runId);
+      attempt.ended = result.status;
       return result.status;
     } catch (error) {
       if (stop.signal.aborted && !signal.aborted) {
         transientFailures.delete(runId);
+        attempt.ended = 'stopped';
         return await endStopped(runId, (stop.signal.reason as RunStoppedError).reason, log);
       }
       // Force-closed: the run is left, as it was last checkpointed, to another worker (at once; if the
@@ -258,6 +306,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         transientFailures.delete(runId);
         await markFailed(options.store, runId, error).catch(onError);
         publish(runId, { type: 'error', error }, log);
+        attempt.ended = 'failed';
         throw new backend.UnrecoverableError(error instanceof Error ? error.message : String(error));
       }
       throw error;

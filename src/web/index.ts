@@ -8,6 +8,7 @@ export { toAgentEventJson } from '../agent/agent-event-json.js';
 export type { SseFrame } from '../transport/sse/sse-frame.js';
 export type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 export type { ApprovalDecision } from './apply-decisions.js';
+export { type ChatRunObserverOptions, chatRunObserver } from './chat-run-observer.js';
 export type { ChatRunContinue, ChatRunner, ChatRunStart } from './chat-runner.js';
 export type { ChatSessionView } from './chat-sessions.js';
 export {

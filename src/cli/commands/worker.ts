@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
 import type { RateLimits } from '../../queue/rate-limits.js';
+import { chatRunObserver } from '../../web/chat-run-observer.js';
 import { DEFAULT_CHAT_AGENT_NAME } from '../../web/queue-chat-runner.js';
 import { createServeAgent } from '../../web/serve/serve-agent.js';
 import { chatInstructions } from '../chat/chat-tools.js';
@@ -67,7 +68,11 @@ export const workerCommand: CommandSpec = {
     const { agents } = loaded;
     const backend = await openRunBackend(ctx, args, 'worker');
     const { startWorker } = await import('../../queue/start-worker.js');
+    // Chats of `serve --queue` keep their shared state (lease, outcome, paused run) through the worker.
+    const chatState =
+      typeof backend.store.setValueIf === 'function' && typeof backend.store.appendRunEvents === 'function';
     await startWorker({
+      ...(chatState && { observeRun: chatRunObserver({ store: backend.store }) }),
       connection: backend.connection,
       store: backend.store,
       name: backend.queueName,
