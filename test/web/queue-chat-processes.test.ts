@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSse } from '../../src/client/parse-sse.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
@@ -40,7 +40,8 @@ const toolTurn = (id: string, name: string, args: Record<string, unknown> = {}) 
 });
 
 for (const backend of queueBackends) {
-  // Three processes start per test: on a loaded 2-core machine that alone can take tens of seconds.
+  // One set of processes serves the file's tests (each test its own session): starting three processes is
+  // most of the time here, tens of seconds on a loaded 2-core machine. The test that kills A runs last.
   describe.skipIf(!backend.available)(
     `a chat on two web servers and a worker, on ${backend.name}`,
     { timeout: 120_000 },
@@ -85,15 +86,16 @@ for (const backend of queueBackends) {
       let a: { child: ChildProcess; url: string };
       let b: { child: ChildProcess; url: string };
 
-      beforeEach(async () => {
+      beforeAll(async () => {
         emu = await startEmulator({ port: 0 });
         ns = backend.create();
         dir = await mkdtemp(join(tmpdir(), 'svc-queue-chat-'));
         toolLog = join(dir, 'tools.log');
         await writeFile(toolLog, '');
         [a, b] = await Promise.all([spawn('server'), spawn('server'), spawn('worker')]);
-      }, 60_000);
-      afterEach(async () => {
+      }, 120_000);
+      beforeEach(() => emu.reset());
+      afterAll(async () => {
         await Promise.all(
           children.splice(0).map(
             (child) =>
@@ -107,6 +109,60 @@ for (const backend of queueBackends) {
         await ns.cleanup();
         await emu.close();
         await rm(dir, { recursive: true, force: true });
+      });
+
+      it('should stop on B a run started on A: the run ends stopped and no tool starts after', async () => {
+        emu.script([
+          toolTurn('s1', 'slow_step'),
+          toolTurn('s2', 'slow_step'),
+          toolTurn('s3', 'slow_step'),
+          { message: { content: 'All done.' } },
+        ]);
+        const response = await chat(a.url, 's2', 'Run the long job');
+        const runId = response.headers.get('x-run-id')!;
+        const streamed = readFrames(response);
+        await eventually(async () => (await toolLines()).includes('start s1'), 20_000);
+
+        const stop = await fetch(`${b.url}/api/runs/${runId}/stop`, { method: 'POST' });
+        const frames = await streamed;
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+
+        expect(stop.status).toBe(200);
+        expect(await stop.json()).toEqual({ runId, status: 'stopped' });
+        expect(frames.at(-1)?.event.type).toBe('abort');
+        // s1 may have ended before the stop reached it; no step started after.
+        expect((await toolLines()).filter((line) => /^(start|end) s[23]$/.test(line))).toEqual([]);
+        expect(await toolLines()).toContain('start s1');
+        const session = (await (await fetch(`${b.url}/api/sessions/s2`)).json()) as { activeRunId: unknown };
+        expect(session.activeRunId).toBeNull();
+      });
+
+      it('should complete on B a run paused on A, its tool run once, a second approval refused', async () => {
+        emu.script([
+          toolTurn('r1', 'refund', { order: '42' }),
+          { message: { content: 'Refunded order 42.' } },
+        ]);
+        const paused = await readFrames(await chat(a.url, 's3', 'Refund order 42'));
+        expect(paused.at(-1)?.event.type).toBe('finish');
+        const session = (await (await fetch(`${b.url}/api/sessions/s3`)).json()) as {
+          pausedRunId: string;
+          pendingApprovals: Array<{ toolCallId: string }>;
+        };
+        expect(session.pendingApprovals.map((call) => call.toolCallId)).toEqual(['r1']);
+
+        const approve = () =>
+          fetch(`${b.url}/api/runs/${session.pausedRunId}/approvals`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ decisions: [{ toolCallId: 'r1', approved: true }] }),
+          });
+        const continued = await readFrames(await approve());
+        const again = await approve();
+
+        expect(textOf(continued)).toBe('Refunded order 42.');
+        expect(continued.at(-1)?.event.type).toBe('finish');
+        expect(again.status).toBe(409);
+        expect(await toolLines()).toEqual(['refund r1 42']);
       });
 
       it('should give the rest of an answer on B after A was killed mid-answer, each event id once, the text whole', async () => {
@@ -139,58 +195,6 @@ for (const backend of queueBackends) {
           expect.objectContaining({ role: 'assistant', content: answer }),
           { role: 'user', content: 'And then?' },
         ]);
-      });
-
-      it('should stop on B a run started on A: the run ends stopped and no tool starts after', async () => {
-        emu.script([
-          toolTurn('s1', 'slow_step'),
-          toolTurn('s2', 'slow_step'),
-          toolTurn('s3', 'slow_step'),
-          { message: { content: 'All done.' } },
-        ]);
-        const response = await chat(a.url, 's2', 'Run the long job');
-        const runId = response.headers.get('x-run-id')!;
-        const streamed = readFrames(response);
-        await eventually(async () => (await toolLines()).includes('start s1'), 20_000);
-
-        const stop = await fetch(`${b.url}/api/runs/${runId}/stop`, { method: 'POST' });
-        const frames = await streamed;
-        await new Promise((resolve) => setTimeout(resolve, 2_500));
-
-        expect(stop.status).toBe(200);
-        expect(await stop.json()).toEqual({ runId, status: 'stopped' });
-        expect(frames.at(-1)?.event.type).toBe('abort');
-        expect(await toolLines()).toEqual(['start s1']);
-        const session = (await (await fetch(`${b.url}/api/sessions/s2`)).json()) as { activeRunId: unknown };
-        expect(session.activeRunId).toBeNull();
-      });
-
-      it('should complete on B a run paused on A, its tool run once, a second approval refused', async () => {
-        emu.script([
-          toolTurn('r1', 'refund', { order: '42' }),
-          { message: { content: 'Refunded order 42.' } },
-        ]);
-        const paused = await readFrames(await chat(a.url, 's3', 'Refund order 42'));
-        expect(paused.at(-1)?.event.type).toBe('finish');
-        const session = (await (await fetch(`${b.url}/api/sessions/s3`)).json()) as {
-          pausedRunId: string;
-          pendingApprovals: Array<{ toolCallId: string }>;
-        };
-        expect(session.pendingApprovals.map((call) => call.toolCallId)).toEqual(['r1']);
-
-        const approve = () =>
-          fetch(`${b.url}/api/runs/${session.pausedRunId}/approvals`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ decisions: [{ toolCallId: 'r1', approved: true }] }),
-          });
-        const continued = await readFrames(await approve());
-        const again = await approve();
-
-        expect(textOf(continued)).toBe('Refunded order 42.');
-        expect(continued.at(-1)?.event.type).toBe('finish');
-        expect(again.status).toBe(409);
-        expect(await toolLines()).toEqual(['refund r1 42']);
       });
     },
   );
