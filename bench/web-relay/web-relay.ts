@@ -3,12 +3,14 @@
  * runs emit synthetic `text-delta` events (one every 20 ms each: 5,000 events/s in all, a model streaming
  * ~50 tokens/s per chat); each run has one follower, as a web server relaying it to a browser.
  * From the repo root (Redis on 127.0.0.1:6379, PostgreSQL on 127.0.0.1:5432):
- *   npx tsx bench/web-relay/web-relay.ts [--quick] [--only=in-process,redis,postgres]
+ *   npx tsx bench/web-relay/web-relay.ts [--quick] [--only=in-process,memory,redis,postgres]
  * Writes bench/results/2026-11-26-web-relay.md (not with --quick) and prints it.
  *
  * Variants, same events:
- * - in-process: the web handler's `RunLog` over the run's `AgentStream` (frames array + wake-ups), what a
- *   chat on one server uses: the floor.
+ * - in-process: a `for await` over the run's `AgentStream` in the process that runs it, as the chat handler
+ *   relayed a run before it kept events in the store: the floor.
+ * - memory: the same relay as the stores below on `memoryStore` (in-process signals), what one chat server
+ *   on the default store does now.
  * - redis / postgres: the worker's path. The producer appends with `RunEventLogWriter` (batches of up to
  *   10 ms, then `signal('events:<runId>')`) to one store instance; the follower, on another store instance
  *   (its own connections, as another server), reads the log after its last id on each signal. Each event
@@ -23,7 +25,7 @@ import type { RunResult } from '../../src/agent/run-result.js';
 import { eventsChannel, RunEventLogWriter } from '../../src/queue/run-event-log-writer.js';
 import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
-import { RunLog } from '../../src/web/run-log.js';
+import { memoryStore } from '../../src/stores/memory-store.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
@@ -54,9 +56,7 @@ async function runInProcess(count: number): Promise<number[]> {
         emit({ type: 'finish', finishReason: 'stop', usage: {} as never });
         return {} as RunResult;
       });
-      const log = new RunLog(stream);
-      for await (const frame of log.subscribe()) {
-        const event = JSON.parse(frame.data) as { type: string; text?: string };
+      for await (const event of stream) {
         if (event.type === 'text-delta') latencies.push(performance.now() - Number(event.text));
       }
     }),
@@ -129,6 +129,10 @@ const percentile = (values: number[], p: number) => {
 
 const suffix = `bench_relay_${process.pid}`;
 const stores: Record<string, () => [Store, Store]> = {
+  memory: () => {
+    const store = memoryStore();
+    return [store, store];
+  },
   redis: () => [
     redisStore({ url: REDIS_URL, prefix: `${suffix}:` }),
     redisStore({ url: REDIS_URL, prefix: `${suffix}:` }),
@@ -138,7 +142,7 @@ const stores: Record<string, () => [Store, Store]> = {
     postgresStore({ connectionString: POSTGRES_URL, schema: suffix }),
   ],
 };
-const names = ['in-process', 'redis', 'postgres'].filter((name) => !only || only.includes(name));
+const names = ['in-process', 'memory', 'redis', 'postgres'].filter((name) => !only || only.includes(name));
 const results: Record<string, { p50: number[]; p99: number[] }> = {};
 const opened: Record<string, [Store, Store]> = {};
 const load0 = os.loadavg();
@@ -165,7 +169,7 @@ try {
 } finally {
   for (const [producer, follower] of Object.values(opened)) {
     await producer.close?.();
-    await follower.close?.();
+    if (follower !== producer) await follower.close?.();
   }
   await cleanUp();
 }
