@@ -57,7 +57,7 @@ describe.skipIf(!redisUp)('svc-agents serve --queue and svc-agents worker', { ti
   }, 120_000);
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await dropRedisKeys(`${namespace}:*`, `svc-agents:${namespace}*`, `bull:${namespace}*`);
+    await dropRedisKeys(`${namespace}:*`, `svc-agents:${namespace}*`);
     await emu.close();
   });
 

@@ -162,7 +162,7 @@ for (const backend of queueBackends) {
         expect(textOf(continued)).toBe('Refunded order 42.');
         expect(continued.at(-1)?.event.type).toBe('finish');
         expect(again.status).toBe(409);
-        expect(await toolLines()).toEqual(['refund r1 42']);
+        expect((await toolLines()).filter((line) => line.startsWith('refund'))).toEqual(['refund r1 42']);
       });
 
       it('should give the rest of an answer on B after A was killed mid-answer, each event id once, the text whole', async () => {
