@@ -44,7 +44,7 @@ export interface ChatServer {
 /** Serves the one-page web chat and its API (`/api/...`) on `host:port`. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const { client, port = 8787, host = '127.0.0.1', subtitle = '' } = options;
-  const uploads = new KnowledgeUploads(client);
+  const uploads = new KnowledgeUploads(client, options.store);
   const chat = createChatHandler({
     ...(options.store && { store: options.store }),
     ...(options.runner && { runner: options.runner }),

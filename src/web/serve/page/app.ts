@@ -8,6 +8,9 @@ const log = $<HTMLOListElement>('log');
 const composer = $<HTMLFormElement>('composer');
 const prompt = $<HTMLTextAreaElement>('prompt');
 const send = $<HTMLButtonElement>('send');
+const stop = $<HTMLButtonElement>('stop');
+/** The run the page follows, which Stop stops (on whichever server runs it). */
+let followedRunId: string | undefined;
 const fileInput = $<HTMLInputElement>('file');
 const uploadStatus = $<HTMLParagraphElement>('upload-status');
 const imageInput = $<HTMLInputElement>('image');
@@ -186,6 +189,7 @@ class AssistantView {
 
 function setBusy(busy: boolean) {
   send.disabled = busy;
+  stop.hidden = !busy;
   prompt.setAttribute('aria-busy', String(busy));
 }
 
@@ -197,9 +201,10 @@ async function follow(run: ChatRun, view: AssistantView, promptText: string): Pr
   try {
     let current = run;
     for (;;) {
-      void current.runId.then((runId) =>
-        sessionStorage.setItem(RUN_KEY, JSON.stringify({ runId, prompt: promptText })),
-      );
+      void current.runId.then((runId) => {
+        followedRunId = runId;
+        sessionStorage.setItem(RUN_KEY, JSON.stringify({ runId, prompt: promptText }));
+      });
       for await (const event of current) view.handle(event);
       sessionStorage.removeItem(RUN_KEY);
       if (view.pending.size === 0) return;
@@ -223,6 +228,7 @@ async function follow(run: ChatRun, view: AssistantView, promptText: string): Pr
   } catch (error) {
     view.li.append(el('p', 'error-text', `Error: ${(error as Error).message}`));
   } finally {
+    followedRunId = undefined;
     view.li.removeAttribute('aria-busy');
     setBusy(false);
     prompt.focus();
@@ -246,6 +252,11 @@ function submit() {
   const options = image ? { sessionId, images: [image.url] } : { sessionId };
   void follow(client.send(text, options), new AssistantView(), text);
 }
+
+// The server stops the run where it runs; the stream then ends with its `abort` event.
+stop.addEventListener('click', () => {
+  if (followedRunId) void client.stop(followedRunId).catch(() => {});
+});
 
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
