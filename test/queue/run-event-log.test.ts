@@ -133,6 +133,7 @@ for (const backend of queueBackends) {
       const record = await queue.waitUntilFinished('r2', { timeout: 30_000 });
       await eventually(
         async () => (await readLog(ns.store, 'r2')).at(-1)?.data.includes('"finish"') === true,
+        15_000,
       );
       const log = await readLog(ns.store, 'r2');
 
