@@ -29,7 +29,19 @@ export type {
 } from './agent/context/context-window-options.js';
 export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
 // Durable runs (stores in `svc-agents/stores`, workers in `svc-agents/queue`)
-export type { RunRecord, RunStatus, RunStore, SessionStore, Store } from './agent/durable/store.js';
+// (shared state a chat on several servers needs: event logs, signals, compare-and-set values)
+export type {
+  RunEventLogStore,
+  RunRecord,
+  RunStatus,
+  RunStore,
+  SessionStore,
+  SharedValueStore,
+  SignalStore,
+  Store,
+  StoredRunEvent,
+  VersionedValue,
+} from './agent/durable/store.js';
 export type { DynamicTools, DynamicToolsArgs } from './agent/dynamic-tools.js';
 export { AgentOptionsError } from './agent/errors/agent-options-error.js';
 export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';

@@ -15,6 +15,12 @@ const OPERATIONS = [
   'addItems',
   'popItem',
   'clearSession',
+  'appendRunEvents',
+  'readRunEvents',
+  'signal',
+  'onSignal',
+  'getValue',
+  'setValueIf',
 ] as const;
 
 /** A programming error (ours or the caller's), never a sign of a lost connection. */
@@ -52,7 +58,7 @@ export function guardStore(
   } as GuardedStore;
   for (const operation of OPERATIONS) {
     const method = store[operation] as ((...args: unknown[]) => Promise<unknown>) | undefined;
-    // `commitRun` is optional: a store without it keeps going without it.
+    // `commitRun` and the shared-state operations are optional: a store without one goes on without it.
     if (method === undefined) continue;
     (guarded as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
       if (closed) throw new StoreClosedError({ store: storeName, operation });

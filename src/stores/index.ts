@@ -7,6 +7,7 @@ export type {
   AddItemsOptions,
   ListRunsOptions,
   PruneRunsOptions,
+  RunEventLogStore,
   RunRecord,
   RunRecordInput,
   RunSessionLink,
@@ -14,14 +15,25 @@ export type {
   RunStore,
   SessionAppend,
   SessionStore,
+  SharedValueStore,
+  SignalStore,
   Store,
+  StoredRunEvent,
+  VersionedValue,
   WriteRunOptions,
 } from '../agent/durable/store.js';
 export { RunConflictError } from '../agent/errors/run-conflict-error.js';
 export { type FileStoreOptions, fileStore } from './file-store.js';
 export type { GuardedStore } from './guard-store.js';
-export { type MemoryStoreOptions, memoryStore } from './memory-store.js';
+export { defaultMemoryStoreOptions, type MemoryStoreOptions, memoryStore } from './memory-store.js';
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.js';
 export { type RedisStoreOptions, redisStore } from './redis-store.js';
-export { StoreClosedError, StoredRunInvalidError, StoreUnavailableError } from './store-errors.js';
+export {
+  RunEventGapError,
+  SignalTooLargeError,
+  StoreClosedError,
+  StoredRunInvalidError,
+  StoreInputError,
+  StoreUnavailableError,
+} from './store-errors.js';
 export { defaultStoreOptions, type StoreOptions } from './store-options.js';

@@ -5,27 +5,96 @@ import type {
   RunRecord,
   RunRecordInput,
   SessionAppend,
+  StoredRunEvent,
   WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { ConfigurationError } from '../transport/errors/svc-error.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
+import { createLocalSignals } from './local-signals.js';
+import { LruMap } from './lru-map.js';
+import {
+  checkAppendRunEvents,
+  checkGetValue,
+  checkReadRunEvents,
+  checkSetValueIf,
+  readRange,
+} from './shared-state-input.js';
+import { RunEventGapError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { createPruneOnWrite, listNewestFirst, stampRecord, writeIdOf } from './store-utils.js';
 import { isFinished } from './stored-run.js';
 
 /** Options of `memoryStore`. */
-export type MemoryStoreOptions = Pick<StoreOptions, 'retentionMs' | 'onWarning'>;
+export interface MemoryStoreOptions extends Pick<StoreOptions, 'retentionMs' | 'onWarning'> {
+  /** The most sessions kept; one more evicts the least recently used. @default 1000 */
+  maxSessions?: number;
+  /** The most run records kept, and separately the most run event logs; least recently used go first. @default 1000 */
+  maxRuns?: number;
+  /** The most shared values (`setValueIf`) kept; least recently used go first. @default 10000 */
+  maxValues?: number;
+  /** A session, run, event log or value not read or written for this long is dropped. @default 86400000 (1 day) */
+  idleTtlMs?: number;
+  /** For tests: the clock. */
+  _internal?: { now?: () => number };
+}
+
+/** The defaults of `memoryStore`'s bounds: a chat server's few hundred MB at most (see `bench/`). */
+export const defaultMemoryStoreOptions = {
+  maxSessions: 1000,
+  maxRuns: 1000,
+  maxValues: 10_000,
+  idleTtlMs: 24 * 60 * 60 * 1000,
+} as const;
+
+function resolveBounds(options: MemoryStoreOptions) {
+  const bounds = { ...defaultMemoryStoreOptions };
+  for (const name of ['maxSessions', 'maxRuns', 'maxValues', 'idleTtlMs'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) {
+      throw new ConfigurationError(name, `must be a positive integer, got ${String(value)}`);
+    }
+    bounds[name] = value as never;
+  }
+  return bounds;
+}
+
+/** A run's event log in memory. */
+interface EventLog {
+  events: string[];
+  expiresAt: number | undefined;
+}
+
+/** A shared value in memory. */
+interface StoredValue {
+  value: string;
+  version: number;
+  expiresAt: number | undefined;
+}
 
 /**
- * A store in this process's memory: for tests and for runs that must survive only an approval pause.
- * Records are copied in and out, so a caller never shares objects with the store. Finished runs older
- * than `retentionMs` are pruned on write (at most once a minute) and by `pruneRuns()`.
+ * A store in this process's memory: for tests, development and a single chat server whose conversations
+ * may be lost on restart. Records are copied in and out, so a caller never shares objects with the store.
+ * Memory stays bounded: at most `maxSessions` sessions, `maxRuns` runs and as many event logs, and
+ * `maxValues` values, least recently used evicted first, and anything idle for `idleTtlMs` dropped
+ * (defaults in `defaultMemoryStoreOptions`). Finished runs older than `retentionMs` are pruned on write
+ * (at most once a minute) and by `pruneRuns()`. Signals reach the listeners of this store object only.
  */
 export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
   const { retentionMs, onWarning } = resolveStoreOptions(options);
-  const runs = new Map<string, RunRecord>();
-  const sessions = new Map<string, { items: ChatMessage[]; keys: Set<string> }>();
+  const { maxSessions, maxRuns, maxValues, idleTtlMs } = resolveBounds(options);
+  const now = options._internal?.now ?? Date.now;
+  const runs = new LruMap<string, RunRecord>({ maxEntries: maxRuns, idleTtlMs, now });
+  const sessions = new LruMap<string, { items: ChatMessage[]; keys: Set<string> }>({
+    maxEntries: maxSessions,
+    idleTtlMs,
+    now,
+  });
+  const eventLogs = new LruMap<string, EventLog>({ maxEntries: maxRuns, idleTtlMs, now });
+  const values = new LruMap<string, StoredValue>({ maxEntries: maxValues, idleTtlMs, now });
+  const signals = createLocalSignals(onWarning);
   const session = (id: string) => {
     let entry = sessions.get(id);
     if (!entry) {
@@ -34,10 +103,18 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
     }
     return entry;
   };
+  const live = <T extends { expiresAt: number | undefined }>(map: LruMap<string, T>, key: string) => {
+    const entry = map.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) {
+      map.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
   const prune = async (olderThanMs: number) => {
     const cutoff = Date.now() - olderThanMs;
     let deleted = 0;
-    for (const [id, record] of runs) {
+    for (const [id, record] of runs.entries()) {
       if (isFinished(record.status) && record.updatedAt < cutoff) {
         runs.delete(id);
         deleted++;
@@ -118,7 +195,47 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
       async clearSession(sessionId) {
         sessions.delete(sessionId);
       },
-      async close() {},
+      async appendRunEvents(runId, firstId, events, appendOptions) {
+        const ttlMs = checkAppendRunEvents(runId, firstId, events, appendOptions);
+        const log = live(eventLogs, runId) ?? { events: [], expiresAt: undefined };
+        if (firstId > log.events.length) {
+          throw new RunEventGapError({ runId, firstId, nextId: log.events.length });
+        }
+        log.events.push(...events.slice(log.events.length - firstId));
+        if (ttlMs !== undefined) log.expiresAt = now() + ttlMs;
+        eventLogs.set(runId, log);
+      },
+      async readRunEvents(runId, afterId, limit) {
+        checkReadRunEvents(runId, afterId, limit);
+        const stored = live(eventLogs, runId)?.events ?? [];
+        const [start, end] = readRange(stored.length, afterId, limit);
+        const read: StoredRunEvent[] = [];
+        for (let id = start; id < end; id++) read.push({ id, data: stored[id]! });
+        return read;
+      },
+      signal: signals.signal,
+      onSignal: signals.onSignal,
+      async getValue(key) {
+        checkGetValue(key);
+        const entry = live(values, key);
+        return entry ? { value: entry.value, version: entry.version } : { value: undefined, version: 0 };
+      },
+      async setValueIf(key, version, value, valueOptions) {
+        const ttlMs = checkSetValueIf(key, version, value, valueOptions);
+        const current = live(values, key);
+        if ((current?.version ?? 0) !== version) return false;
+        if (value === undefined) values.delete(key);
+        else
+          values.set(key, {
+            value,
+            version: version + 1,
+            expiresAt: ttlMs === undefined ? undefined : now() + ttlMs,
+          });
+        return true;
+      },
+      async close() {
+        signals.clear();
+      },
     },
     () => false,
   );

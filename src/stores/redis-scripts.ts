@@ -72,3 +72,35 @@ if ARGV[1] ~= '' and redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
 for i = 2, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 return 1
 `;
+
+/**
+ * Appends a run's events with ids from ARGV[1], skipping those already stored (a retried append), and
+ * refreshes the log's expiry. KEYS: the run's event list. ARGV: firstId, ttl ms ('' for none), events...
+ * Returns the list's length before the append, or -1 - length when firstId is past it (a gap: nothing
+ * is written). Checking the length and pushing in one script keeps two writers from interleaving.
+ */
+export const APPEND_RUN_EVENTS = `
+local length = redis.call('LLEN', KEYS[1])
+local first = tonumber(ARGV[1])
+if first > length then return -1 - length end
+for i = 3 + length - first, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return length
+`;
+
+/**
+ * Compare-and-set of a shared value, a hash {version, value}: writes only when the stored version (0
+ * when absent or expired) is ARGV[1]. KEYS: the value's hash. ARGV: expected version, '1' to delete
+ * (else '0'), value, ttl ms ('' for none: a write without ttl does not expire). Returns 1 when written.
+ */
+export const SET_VALUE_IF = `
+local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if current ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[2] == '1' then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+redis.call('HSET', KEYS[1], 'version', current + 1, 'value', ARGV[3])
+if ARGV[4] == '' then redis.call('PERSIST', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1
+`;

@@ -7,13 +7,21 @@ import type {
   RunRecordInput,
   RunStatus,
   SessionAppend,
+  StoredRunEvent,
   WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
-import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
-import { StoredRunInvalidError } from './store-errors.js';
+import { ADD_ITEMS, APPEND_RUN_EVENTS, PRUNE_RUN, SET_VALUE_IF, WRITE_RUN } from './redis-scripts.js';
+import { createRedisSignals } from './redis-signals.js';
+import {
+  checkAppendRunEvents,
+  checkGetValue,
+  checkReadRunEvents,
+  checkSetValueIf,
+} from './shared-state-input.js';
+import { RunEventGapError, StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { loadOptional, stampRecord, writeIdOf } from './store-utils.js';
 import { checkStoredRun, isFinished, parseStoredRun, skippedRunWarning } from './stored-run.js';
@@ -45,7 +53,9 @@ function isConnectionError(error: unknown): boolean {
 /**
  * A store on Redis (ioredis, an optional peer dependency loaded on first use). Each command times out after
  * `commandTimeoutMs`; finished runs expire `retentionMs` after their last write; `listRuns({ status })` reads
- * a sorted set per status.
+ * a sorted set per status. A run's event log is a list (`<prefix>events:<runId>`), a shared value a hash
+ * (`<prefix>value:<key>`); signals use pub/sub (`<prefix>signal:<channel>`) on a second connection the
+ * store opens on the first `onSignal` (a duplicate of your `client` when you gave one) and closes on `close()`.
  */
 export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
@@ -90,6 +100,27 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   const indexKeys = [indexKey, ...STATUSES.map(statusKey), expiryKey];
   const itemsKey = (id: string) => `${prefix}session:${id}`;
   const sessionKeysKey = (id: string) => `${prefix}session-keys:${id}`;
+  const eventsKey = (runId: string) => `${prefix}events:${runId}`;
+  const valueKey = (key: string) => `${prefix}value:${key}`;
+  const signals = createRedisSignals({
+    client,
+    prefix,
+    onWarning,
+    async openSubscriber() {
+      // The subscriber subscribes again itself after a reconnect (see createRedisSignals).
+      if (options.client) return options.client.duplicate({ autoResubscribe: false });
+      const { Redis } = await loadOptional('ioredis', () => import('ioredis'), 'redisStore');
+      const defaults: RedisOptions = {
+        commandTimeout: commandTimeoutMs,
+        connectTimeout: commandTimeoutMs,
+        keepAlive: 30_000,
+        autoResubscribe: false,
+      };
+      return options.url
+        ? new Redis(options.url, defaults)
+        : new Redis({ ...defaults, ...options.options, autoResubscribe: false });
+    },
+  });
 
   // Keys written before the status sets and expiry existed: fill the sets once from the index, and give
   // finished runs the expiry a finishing write gives them now. A run rewritten meanwhile may land in a
@@ -277,7 +308,56 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
         const redis = await client();
         await redis.del(itemsKey(sessionId), sessionKeysKey(sessionId));
       },
+      async appendRunEvents(runId, firstId, events, appendOptions) {
+        const ttlMs = checkAppendRunEvents(runId, firstId, events, appendOptions);
+        const redis = await client();
+        const length = (await redis.eval(
+          APPEND_RUN_EVENTS,
+          1,
+          eventsKey(runId),
+          String(firstId),
+          ttlMs === undefined ? '' : String(ttlMs),
+          ...events,
+        )) as number;
+        if (length < 0) throw new RunEventGapError({ runId, firstId, nextId: -1 - length });
+      },
+      async readRunEvents(runId, afterId, limit) {
+        checkReadRunEvents(runId, afterId, limit);
+        const redis = await client();
+        const start = afterId === undefined ? 0 : afterId + 1;
+        const data = await redis.lrange(
+          eventsKey(runId),
+          start,
+          limit === undefined ? -1 : start + limit - 1,
+        );
+        return data.map((event, index): StoredRunEvent => ({ id: start + index, data: event }));
+      },
+      signal: signals.signal,
+      onSignal: signals.onSignal,
+      async getValue(key) {
+        checkGetValue(key);
+        const redis = await client();
+        const [version, value] = await redis.hmget(valueKey(key), 'version', 'value');
+        return version === null || version === undefined
+          ? { value: undefined, version: 0 }
+          : { value: value ?? undefined, version: Number(version) };
+      },
+      async setValueIf(key, version, value, valueOptions) {
+        const ttlMs = checkSetValueIf(key, version, value, valueOptions);
+        const redis = await client();
+        const written = await redis.eval(
+          SET_VALUE_IF,
+          1,
+          valueKey(key),
+          String(version),
+          value === undefined ? '1' : '0',
+          value ?? '',
+          ttlMs === undefined ? '' : String(ttlMs),
+        );
+        return written === 1;
+      },
       async close() {
+        await signals.close();
         const current = clientPromise;
         clientPromise = undefined;
         if (!ownsClient || !current) return;

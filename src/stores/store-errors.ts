@@ -63,3 +63,73 @@ export class StoredRunInvalidError extends SvcError {
     this.problem = options.problem;
   }
 }
+
+/**
+ * A store operation was called with a bad argument (the caller's mistake, refused before any network call):
+ * names the operation, the field and the rule it breaks.
+ */
+export class StoreInputError extends SvcError {
+  /** Not transient: the same call fails the same way. */
+  readonly transient = false;
+  /** The operation refused, e.g. `appendRunEvents`. */
+  readonly operation: string;
+  /** The argument at fault, e.g. `firstId`. */
+  readonly field: string;
+  /** The rule it breaks. */
+  readonly rule: string;
+
+  constructor(options: { operation: string; field: string; rule: string; message?: string }) {
+    super(options.message ?? `${options.operation}: ${options.field} ${options.rule}`);
+    this.operation = options.operation;
+    this.field = options.field;
+    this.rule = options.rule;
+  }
+}
+
+/**
+ * `appendRunEvents` named a `firstId` past the run's next free id: a run's event ids are dense from 0,
+ * so the events in between must be appended first (or the log expired since the last append).
+ */
+export class RunEventGapError extends StoreInputError {
+  /** The run whose log was appended to. */
+  readonly runId: string;
+  /** The id the append started at. */
+  readonly firstId: number;
+  /** The next free id of the stored log (its length). */
+  readonly nextId: number;
+
+  constructor(options: { runId: string; firstId: number; nextId: number }) {
+    const rule = 'must not be past the next free id: event ids are dense from 0, with no gap';
+    super({
+      operation: 'appendRunEvents',
+      field: 'firstId',
+      rule,
+      message: `appendRunEvents("${options.runId}"): firstId ${options.firstId} is past the next free id ${options.nextId}; event ids are dense from 0, with no gap`,
+    });
+    this.runId = options.runId;
+    this.firstId = options.firstId;
+    this.nextId = options.nextId;
+  }
+}
+
+/** A signal's message is longer than a signal carries (4,000 bytes of UTF-8, the PostgreSQL NOTIFY budget). */
+export class SignalTooLargeError extends StoreInputError {
+  /** The channel it was sent to. */
+  readonly channel: string;
+  /** The message's size in bytes. */
+  readonly bytes: number;
+  /** The most a message may have, in bytes. */
+  readonly limit: number;
+
+  constructor(options: { channel: string; bytes: number; limit: number }) {
+    super({
+      operation: 'signal',
+      field: 'message',
+      rule: `must be at most ${options.limit} bytes`,
+      message: `signal("${options.channel}"): message is ${options.bytes} bytes, at most ${options.limit} bytes are allowed; store the data and signal its key instead`,
+    });
+    this.channel = options.channel;
+    this.bytes = options.bytes;
+    this.limit = options.limit;
+  }
+}

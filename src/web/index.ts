@@ -8,14 +8,26 @@ export { toAgentEventJson } from '../agent/agent-event-json.js';
 export type { SseFrame } from '../transport/sse/sse-frame.js';
 export type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 export type { ApprovalDecision } from './apply-decisions.js';
-export { type ChatStore, createMemoryChatStore, type PausedRun } from './chat-store.js';
+export type { ChatRunContinue, ChatRunner, ChatRunStart } from './chat-runner.js';
+export type { ChatSessionView } from './chat-sessions.js';
+export {
+  type ChatRunInfo,
+  type ChatRunOutcome,
+  type ChatStateStore,
+  chatKeys,
+  type PausedChatRun,
+  type PendingApproval,
+} from './chat-state.js';
 export {
   type ChatAgent,
   type ChatHandler,
   type ChatHandlerOptions,
   createChatHandler,
 } from './create-chat-handler.js';
+export { type ExecuteChatRunOptions, executeChatRun } from './execute-chat-run.js';
 export { handleNodeRequest, type NodeRequestOptions } from './handle-node-request.js';
+export { type InProcessChatRunnerOptions, inProcessChatRunner } from './in-process-chat-runner.js';
+export { type RelayRunEventsOptions, relayRunEvents } from './relay-run-events.js';
 export { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
 export {
   pipeUIMessageStream,

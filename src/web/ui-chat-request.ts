@@ -1,6 +1,5 @@
 import type { SseFrame } from '../transport/sse/sse-frame.js';
 import type { ApprovalDecision } from './apply-decisions.js';
-import type { RunLog } from './run-log.js';
 import { createUIMessageChunkMapper } from './to-ui-message-chunks.js';
 import { ChatRequestError } from './web-error.js';
 
@@ -75,13 +74,13 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
   return { sessionId: id, kind: 'decisions', decisions };
 }
 
-/** A run log's events as UI message stream frames, ending with `[DONE]`. */
-export async function* uiFramesFromLog(
-  log: RunLog,
+/** A run's event frames (`AgentEventJson` data) as UI message stream frames, ending with `[DONE]`. */
+export async function* uiFramesFromEvents(
+  events: AsyncIterable<SseFrame>,
   options: { messageId?: string } = {},
 ): AsyncGenerator<SseFrame> {
   const map = createUIMessageChunkMapper(options);
-  for await (const frame of log.subscribe()) {
+  for await (const frame of events) {
     for (const chunk of map(JSON.parse(frame.data))) yield { data: JSON.stringify(chunk) };
   }
   yield { data: '[DONE]' };

@@ -4,10 +4,13 @@ import { SvcError } from '../transport/errors/svc-error.js';
 export class ChatRequestError extends SvcError {
   /** The HTTP status of the answer. */
   readonly status: number;
+  /** More fields of the answer's `error` object (e.g. the pending tool call ids of a 409). */
+  readonly details: Record<string, unknown> | undefined;
 
-  constructor(options: { status: number; message: string }) {
+  constructor(options: { status: number; message: string; details?: Record<string, unknown> }) {
     super(options.message);
     this.status = options.status;
+    this.details = options.details;
   }
 }
 
@@ -22,6 +25,6 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 /** The answer to a failed request: a `ChatRequestError` with its status, anything else as a 500. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof ChatRequestError)
-    return jsonResponse(error.status, { error: { message: error.message } });
+    return jsonResponse(error.status, { error: { ...error.details, message: error.message } });
   return jsonResponse(500, { error: { message: 'Internal error of the chat handler.' } });
 }

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Store } from '../../agent/durable/store.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import { ConfigurationError } from '../../transport/errors/svc-error.js';
-import { type ChatStore, createMemoryChatStore } from '../chat-store.js';
+import type { ChatRunner } from '../chat-runner.js';
 import { createChatHandler } from '../create-chat-handler.js';
 import { handleNodeRequest, requestPathname } from '../handle-node-request.js';
 import { readBodyBytes } from '../request-body.js';
@@ -24,16 +25,19 @@ export interface ChatServerOptions {
   host?: string;
   /** Shown under the page title. */
   subtitle?: string;
-  /** Where conversations and paused runs are kept. @default in memory */
-  store?: ChatStore;
-  /** A run with no page following it for this long is aborted. @default 60_000 */
-  abandonAfterMs?: number;
   /**
    * Origins (`http://localhost:5173`) whose pages may POST besides the server's own: a dev server's proxy
    * that rewrites Host (Vite's `changeOrigin`) forwards its page's Origin, which differs from the Host.
    * @default []
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Where sessions, runs, paused runs and event logs are kept; servers on one Redis or PostgreSQL store
+   * serve one chat together. @default memoryStore() (evicting)
+   */
+  store?: Store;
+  /** Where runs execute. @default in this process */
+  runner?: ChatRunner;
 }
 
 /** A running chat server. */
@@ -46,14 +50,14 @@ export interface ChatServer {
 
 /** Serves the one-page web chat and its API (`/api/...`) on `host:port`. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
-  const { client, port = 8787, host = '127.0.0.1', subtitle = '', store = createMemoryChatStore() } = options;
+  const { client, port = 8787, host = '127.0.0.1', subtitle = '' } = options;
   const allowedOrigins = new Set(checkAllowedOrigins(options.allowedOrigins ?? []));
   const uploads = new KnowledgeUploads(client);
   const chat = createChatHandler({
-    store,
+    ...(options.store && { store: options.store }),
+    ...(options.runner && { runner: options.runner }),
     agent: async ({ sessionId, vision }) =>
       options.agent({ client, sessionId, vision, knowledgeBaseId: await uploads.storeOf(sessionId) }),
-    ...(options.abandonAfterMs === undefined ? {} : { abandonAfterMs: options.abandonAfterMs }),
   });
   const html = renderChatPage({ subtitle });
 
@@ -120,7 +124,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   return {
     url: `http://${host}:${address.port}`,
     async close() {
-      chat.close();
+      await chat.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

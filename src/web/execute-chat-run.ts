@@ -1,0 +1,256 @@
+import type { Agent } from '../agent/agent.js';
+import { toAgentEventJson } from '../agent/agent-event-json.js';
+import type { AgentStream } from '../agent/agent-stream.js';
+import type { RunResult } from '../agent/run-result.js';
+import { RunState } from '../agent/run-state.js';
+import type { RunStateJson } from '../agent/run-state-schema.js';
+import type { ChatMessage } from '../api/types/chat.js';
+import { applyDecisions } from './apply-decisions.js';
+import type { ChatRunContinue, ChatRunStart } from './chat-runner.js';
+import {
+  type ChatRunInfo,
+  type ChatRunOutcome,
+  type ChatStateStore,
+  chatKeys,
+  type PausedChatRun,
+  readJsonValue,
+  trySignal,
+} from './chat-state.js';
+
+/**
+ * The agent of a chat: one for all sessions, or one per session (e.g. with the session's tools). `vision`
+ * is true when the conversation holds an image, so a factory can answer with a vision model.
+ */
+export type ChatAgent =
+  | Agent<unknown, unknown>
+  | ((session: {
+      sessionId: string;
+      vision: boolean;
+    }) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>);
+
+/** Options of `executeChatRun`. */
+export interface ExecuteChatRunOptions {
+  /** The agent that answers. */
+  agent: ChatAgent;
+  /** The shared store: the session, the agent's run record, the event log and the run's values. */
+  store: ChatStateStore;
+  /** The run to execute: a new turn, or a paused run's continuation. */
+  run: ({ kind: 'start' } & ChatRunStart) | ({ kind: 'continue' } & ChatRunContinue);
+  /** Aborts the run from this process (a closing server); a stop request aborts it too. */
+  signal?: AbortSignal;
+  /** How long this process vouches for the run before renewing its lease. @default 30_000 */
+  leaseMs?: number;
+  /** How often the stop request is re-read, since a stop signal may be lost. @default 1_000 */
+  stopCheckMs?: number;
+  /** How long an ended run's values stay for reconnects (its log expires with it). @default 300_000 */
+  keepEndedRunsMs?: number;
+}
+
+/**
+ * Executes one chat run in this process, wherever it was asked for (the in-process runner, a queue
+ * worker): appends its events to the store's log in batches with their SSE ids (signalling
+ * `events:<runId>` after each append), aborts it on a stop request (signal `stop:<runId>` or the stored
+ * value, re-read on a timer), and ends its shared values: the outcome, the session's paused run, the
+ * session's active run. A stopped run keeps in its session what was shown: its input and the text so far.
+ */
+export async function executeChatRun(options: ExecuteChatRunOptions): Promise<ChatRunOutcome> {
+  const { store, run, leaseMs = 30_000, stopCheckMs = 1_000, keepEndedRunsMs = 300_000 } = options;
+  const { runId, sessionId } = run;
+  const abort = new AbortController();
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    abort.abort(new Error(`Run ${runId} was stopped.`));
+  };
+  const onOuterAbort = () => abort.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const unsubscribe = await store.onSignal?.(chatKeys.stopChannel(runId), stop).catch(() => undefined);
+  const checkStop = async () => {
+    if ((await store.getValue(chatKeys.stop(runId)).catch(() => undefined))?.value !== undefined) stop();
+  };
+  await checkStop();
+  const stopTimer = setInterval(() => void checkStop(), stopCheckMs);
+  const lease = new RunLease(store, runId, leaseMs);
+  await lease.renew();
+  const leaseTimer = setInterval(() => void lease.renew(), Math.max(50, Math.floor(leaseMs / 3)));
+  const log = new EventLogWriter(store, runId, keepEndedRunsMs);
+  let shown = '';
+  let outcome: ChatRunOutcome = 'failed';
+  let result: RunResult<unknown> | undefined;
+  try {
+    const stream = await startStream(options, abort.signal);
+    try {
+      for await (const event of stream) {
+        if (event.type === 'text-delta') shown += event.text;
+        log.push(JSON.stringify(toAgentEventJson(event)));
+      }
+    } catch {
+      // The failure is in the log as its `error` or `abort` event.
+    }
+    result = await stream.result.catch(() => undefined);
+    outcome = result ? (result.status === 'interrupted' ? 'interrupted' : 'completed') : 'failed';
+  } catch (error) {
+    // The run could not start (a bad paused state, an agent factory that threw): say so in its log.
+    log.push(JSON.stringify(toAgentEventJson({ type: 'error', error })));
+  } finally {
+    clearInterval(stopTimer);
+    clearInterval(leaseTimer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    await unsubscribe?.().catch(() => {});
+  }
+  if (!result && stopped) outcome = 'stopped';
+  await log.flush();
+  if (outcome === 'stopped') await keepShown(store, run, shown);
+  if (outcome === 'interrupted' && result) {
+    const paused: PausedChatRun = {
+      runId,
+      agentRunId: result.runId,
+      pending: result.interruptions.map((item) => ({
+        toolCallId: item.toolCallId,
+        toolName: item.toolName,
+        arguments: item.input,
+      })),
+    };
+    const current = await store.getValue(chatKeys.paused(sessionId));
+    await store.setValueIf(chatKeys.paused(sessionId), current.version, JSON.stringify(paused));
+  }
+  await lease.end(outcome, outcome === 'interrupted' ? undefined : keepEndedRunsMs);
+  const active = await store.getValue(chatKeys.active(sessionId));
+  if (active.value === runId) await store.setValueIf(chatKeys.active(sessionId), active.version, undefined);
+  await trySignal(store, chatKeys.eventsChannel(runId), 'end');
+  return outcome;
+}
+
+async function startStream(
+  options: ExecuteChatRunOptions,
+  signal: AbortSignal,
+): Promise<AgentStream<unknown>> {
+  const { store, run, agent } = options;
+  if (run.kind === 'start') {
+    const history = await store.getItems(run.sessionId);
+    const resolved = await agentFor(agent, run.sessionId, [...history, ...run.messages]);
+    return resolved.stream(run.messages, { runId: run.runId, session: run.sessionId, store, signal });
+  }
+  const record = await store.getRun(run.pausedRunId);
+  if (record?.status !== 'interrupted')
+    throw new Error(`Run ${run.pausedRunId} is not paused for approvals.`);
+  const messages = ((record.state as { messages?: ChatMessage[] }).messages ?? []) as ChatMessage[];
+  const resolved = await agentFor(agent, run.sessionId, messages);
+  const state = RunState.fromJSON(record.state as unknown as RunStateJson, resolved);
+  applyDecisions(state, run.decisions);
+  return resolved.stream(state, { runId: run.pausedRunId, store, signal });
+}
+
+async function agentFor(agent: ChatAgent, sessionId: string, messages: readonly ChatMessage[]) {
+  return typeof agent === 'function' ? agent({ sessionId, vision: holdsImage(messages) }) : agent;
+}
+
+/** True when a message of the conversation carries an image. */
+export function holdsImage(messages: readonly ChatMessage[]): boolean {
+  return messages.some(
+    (message) =>
+      message.role === 'user' &&
+      Array.isArray(message.content) &&
+      message.content.some((part) => part.type === 'image_url'),
+  );
+}
+
+/**
+ * A stopped run never reached its session (the agent appends on completion or pause): keep what the page
+ * showed, so the history holds neither less nor more than the user saw, and no unanswered tool call.
+ */
+async function keepShown(store: ChatStateStore, run: ExecuteChatRunOptions['run'], shown: string) {
+  const items: ChatMessage[] = run.kind === 'start' ? [...run.messages] : [];
+  if (shown !== '') items.push({ role: 'assistant', content: shown });
+  if (items.length > 0)
+    await store.addItems(run.sessionId, items, { idempotencyKey: `stopped:${run.runId}` });
+}
+
+/** The run's `chat:run:` value, renewed while it runs so a crashed process's run is seen as over. */
+class RunLease {
+  constructor(
+    readonly store: ChatStateStore,
+    readonly runId: string,
+    readonly leaseMs: number,
+  ) {}
+
+  async renew(): Promise<void> {
+    await this.#write({ leaseUntil: Date.now() + this.leaseMs });
+  }
+
+  async end(outcome: ChatRunOutcome, ttlMs: number | undefined): Promise<void> {
+    await this.#write({ outcome }, ttlMs);
+  }
+
+  async #write(patch: Partial<ChatRunInfo>, ttlMs?: number): Promise<void> {
+    const key = chatKeys.run(this.runId);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const read = await readJsonValue<ChatRunInfo>(this.store, key).catch(() => undefined);
+      if (!read?.value) return;
+      if (read.value.outcome) return;
+      const info: ChatRunInfo = { ...read.value, ...patch };
+      if (info.outcome) delete info.leaseUntil;
+      const written = await this.store
+        .setValueIf(key, read.version, JSON.stringify(info), ttlMs === undefined ? undefined : { ttlMs })
+        .catch(() => false);
+      if (written) return;
+    }
+  }
+}
+
+/** Appends a run's events to the store's log in batches: one append in flight, the rest queued behind it. */
+class EventLogWriter {
+  #next = 0;
+  #queued: string[] = [];
+  #flushing: Promise<void> | undefined;
+
+  constructor(
+    readonly store: ChatStateStore,
+    readonly runId: string,
+    readonly ttlMs: number,
+  ) {}
+
+  push(data: string): void {
+    this.#queued.push(data);
+    this.#flushing ??= this.#drain();
+  }
+
+  /** Waits until every pushed event is stored (one more try for a batch whose appends kept failing). */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#queued.length === 0) return;
+    this.#flushing = this.#drain();
+    await this.#flushing;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queued.length > 0) {
+        const batch = this.#queued;
+        this.#queued = [];
+        if (!(await this.#append(batch))) {
+          // Kept for the next push or the final flush, in order: a store fault loses no event.
+          this.#queued = [...batch, ...this.#queued];
+          return;
+        }
+        this.#next += batch.length;
+        await trySignal(this.store, chatKeys.eventsChannel(this.runId), String(this.#next - 1));
+      }
+    } finally {
+      this.#flushing = undefined;
+    }
+  }
+
+  // Retried with the same ids: the log skips ids it holds, so a lost reply adds nothing twice.
+  async #append(batch: string[]): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await this.store.appendRunEvents(this.runId, this.#next, batch, { ttlMs: this.ttlMs * 2 });
+        return true;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+      }
+    }
+    return false;
+  }
+}

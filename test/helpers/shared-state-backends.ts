@@ -1,0 +1,54 @@
+import { Redis } from 'ioredis';
+import type { Store } from '../../src/agent/durable/store.js';
+import { memoryStore } from '../../src/stores/memory-store.js';
+import { redisStore } from '../../src/stores/redis-store.js';
+import type { StoreOptions } from '../../src/stores/store-options.js';
+import { REDIS_URL, serviceAvailable, uniqueNamespace } from './infra-services.js';
+
+const [redisUp] = await Promise.all([serviceAvailable('redis')]);
+
+/** Two store objects on one backend (the views of two processes), and how to remove what they wrote. */
+export interface OpenedSharedState {
+  a: Store;
+  b: Store;
+  cleanup(): Promise<void>;
+}
+
+/** A backend the shared-state contract (event logs, signals, values) runs on. */
+export interface SharedStateBackend {
+  name: string;
+  available: boolean;
+  open(options: Pick<StoreOptions, 'onWarning'>): Promise<OpenedSharedState>;
+}
+
+/** Every bundled store; memoryStore shares state only within one object, so both views are that object. */
+export const sharedStateBackends: SharedStateBackend[] = [
+  {
+    name: 'memoryStore',
+    available: true,
+    async open(options) {
+      const store = memoryStore(options);
+      return { a: store, b: store, cleanup: () => store.close() };
+    },
+  },
+  {
+    name: 'redisStore',
+    available: redisUp,
+    async open(options) {
+      const prefix = `${uniqueNamespace('shared')}:`;
+      const a = redisStore({ url: REDIS_URL, prefix, ...options });
+      const b = redisStore({ url: REDIS_URL, prefix, ...options });
+      return {
+        a,
+        b,
+        async cleanup() {
+          await Promise.all([a.close(), b.close()]);
+          const redis = new Redis(REDIS_URL);
+          const keys = await redis.keys(`${prefix}*`);
+          if (keys.length > 0) await redis.del(...keys);
+          await redis.quit();
+        },
+      };
+    },
+  },
+];
