@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type {
   AddItemsOptions,
   ListRunsOptions,
@@ -15,7 +15,10 @@ import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { atomicWrite } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
+import { createFileSharedState } from './file-shared-state.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
+import { createLocalSignals, type LocalSignals } from './local-signals.js';
+import { checkOnSignal } from './shared-state-input.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { createPruneOnWrite, listNewestFirst, stampRecord, writeIdOf } from './store-utils.js';
@@ -54,10 +57,17 @@ type StoredRun = RunRecord & { commitId?: string };
  * (temporary file, fsync, rename) and every read-modify-write holds a lock file, so two processes on one
  * machine can share the directory. Listing reads every run file (a directory for one machine's runs),
  * which pruning keeps bounded: finished runs older than `retentionMs` go on write (at most once a minute)
- * and with `pruneRuns()`.
+ * and with `pruneRuns()`, which also deletes expired event logs and values. A run's event log is a
+ * JSON-lines file under `events/`, a shared value a JSON file under `values/`. Signals reach only the
+ * listeners in this process (of every `fileStore` on the same `dir`): a listener in another process
+ * does not hear them and relies on re-reading on its timer, as `SignalStore` allows.
  */
 export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): GuardedStore {
   const { retentionMs, onWarning } = resolveStoreOptions(options);
+  const warnListener = (channel: string, error: unknown) =>
+    onWarning(
+      `a listener of signal channel "${channel}" threw: ${(error as Error)?.message ?? String(error)}`,
+    );
   const runsDir = join(dir, 'runs');
   const sessionsDir = join(dir, 'sessions');
   let ready: Promise<unknown> | undefined;
@@ -101,7 +111,14 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
     }
     return { deleted };
   };
-  const pruneOnWrite = createPruneOnWrite(() => prune(retentionMs), onWarning);
+  const sharedState = createFileSharedState({ dir, fsync, fileName });
+  const signals = signalsOf(dir);
+  // This store's subscriptions, dropped on close (other stores on the same folder keep theirs).
+  const subscriptions = new Set<() => Promise<void>>();
+  const pruneOnWrite = createPruneOnWrite(async () => {
+    await prune(retentionMs);
+    await sharedState.pruneExpired();
+  }, onWarning);
   const ours = (current: RunRecord | undefined, version: number, writeId: string) =>
     current?.version === version && current.writeId === writeId;
   const withSession = async <T>(id: string, fn: (session: SessionFile) => Promise<T>) => {
@@ -198,7 +215,9 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
         await rm(runPath(id), { force: true });
       },
       async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
-        return prune(olderThanMs);
+        const pruned = await prune(olderThanMs);
+        await sharedState.pruneExpired();
+        return pruned;
       },
       async getItems(sessionId, limit) {
         const { items } = await readSession(sessionId);
@@ -225,10 +244,49 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
       async clearSession(sessionId) {
         await withSession(sessionId, () => rm(sessionPath(sessionId), { force: true }));
       },
-      async close() {},
+      appendRunEvents: sharedState.appendRunEvents,
+      readRunEvents: sharedState.readRunEvents,
+      getValue: sharedState.getValue,
+      setValueIf: sharedState.setValueIf,
+      signal: signals.signal,
+      async onSignal(channel, listener) {
+        checkOnSignal(channel, listener);
+        // A listener that throws is reported to this store's onWarning, not the first store's of the folder.
+        const unsubscribe = await signals.onSignal(channel, (message) => {
+          try {
+            const result = listener(message) as unknown;
+            if (result instanceof Promise) result.catch((error: unknown) => warnListener(channel, error));
+          } catch (error) {
+            warnListener(channel, error);
+          }
+        });
+        const own = async () => {
+          subscriptions.delete(own);
+          await unsubscribe();
+        };
+        subscriptions.add(own);
+        return own;
+      },
+      async close() {
+        await Promise.all([...subscriptions].map((unsubscribe) => unsubscribe()));
+      },
     },
     () => false,
   );
+}
+
+// The signals of every fileStore on one folder in this process.
+const signalsByDir = new Map<string, LocalSignals>();
+
+function signalsOf(dir: string): LocalSignals {
+  const key = resolve(dir);
+  let signals = signalsByDir.get(key);
+  if (!signals) {
+    // Listeners are wrapped by their store, which reports their failures itself.
+    signals = createLocalSignals(() => {});
+    signalsByDir.set(key, signals);
+  }
+  return signals;
 }
 
 function withoutCommitId(stored: StoredRun | undefined): RunRecord | undefined {

@@ -28,6 +28,22 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `ALTER TABLE {schema}.runs ADD COLUMN write_id text;
    CREATE INDEX runs_status_created_at ON {schema}.runs (status, created_at DESC);
    CREATE INDEX runs_status_updated_at ON {schema}.runs (status, updated_at);`,
+  // Run event logs (a log expires with its last row's expires_at) and compare-and-set shared values.
+  `CREATE TABLE {schema}.run_events (
+     run_id text NOT NULL,
+     id integer NOT NULL,
+     data text NOT NULL,
+     expires_at bigint,
+     PRIMARY KEY (run_id, id)
+   );
+   CREATE INDEX run_events_expires_at ON {schema}.run_events (expires_at) WHERE expires_at IS NOT NULL;
+   CREATE TABLE {schema}.shared_values (
+     key text PRIMARY KEY,
+     version integer NOT NULL,
+     value text NOT NULL,
+     expires_at bigint
+   );
+   CREATE INDEX shared_values_expires_at ON {schema}.shared_values (expires_at) WHERE expires_at IS NOT NULL;`,
 ];
 
 // Any constant shared by every process migrating this store; the schema name is hashed in beside it.

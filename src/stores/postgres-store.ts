@@ -11,6 +11,8 @@ import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
+import { createPostgresSharedState } from './postgres-shared-state.js';
+import { createPostgresSignals } from './postgres-signals.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { createPruneOnWrite, loadOptional, stampRecord, writeIdOf } from './store-utils.js';
@@ -59,7 +61,10 @@ const RUN_COLUMNS = 'id, record, version, created_at, updated_at, write_id';
 /**
  * A store on PostgreSQL (pg, an optional peer dependency loaded on first use). Every query times out after
  * `commandTimeoutMs`; a dropped idle connection is logged and replaced; finished runs older than
- * `retentionMs` are pruned on write (at most once a minute) and by `pruneRuns()`.
+ * `retentionMs` are pruned on write (at most once a minute) and by `pruneRuns()`, which also deletes
+ * expired event logs and values (reads treat them as absent before). Run event logs live in `run_events`,
+ * shared values in `shared_values`; signals use LISTEN/NOTIFY on one channel per schema, through one
+ * connection of the pool the store holds from the first `onSignal` until `close()`.
  */
 export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore {
   const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
@@ -207,7 +212,12 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     );
     return { deleted: rowCount ?? 0 };
   };
-  const pruneOnWrite = createPruneOnWrite(() => prunes(retentionMs), onWarning);
+  const sharedState = createPostgresSharedState({ schema, query, retrying });
+  const signals = createPostgresSignals({ pool, schemaName, commandTimeoutMs, onWarning });
+  const pruneOnWrite = createPruneOnWrite(async () => {
+    await prunes(retentionMs);
+    await sharedState.pruneExpired();
+  }, onWarning);
   return guardStore(
     'postgresStore',
     {
@@ -290,7 +300,9 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         await retrying(() => query(`DELETE FROM ${schema}.runs WHERE id = $1`, [id]));
       },
       async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
-        return prunes(olderThanMs);
+        const pruned = await prunes(olderThanMs);
+        await retrying(() => sharedState.pruneExpired());
+        return pruned;
       },
       async getItems(sessionId, limit) {
         const { rows } = await retrying(() =>
@@ -332,7 +344,14 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
           ),
         );
       },
+      appendRunEvents: sharedState.appendRunEvents,
+      readRunEvents: sharedState.readRunEvents,
+      getValue: sharedState.getValue,
+      setValueIf: sharedState.setValueIf,
+      signal: signals.signal,
+      onSignal: signals.onSignal,
       async close() {
+        await signals.close();
         poolPromise = undefined;
         if (ownsPool) await created?.end();
       },

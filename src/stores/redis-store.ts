@@ -7,21 +7,15 @@ import type {
   RunRecordInput,
   RunStatus,
   SessionAppend,
-  StoredRunEvent,
   WriteRunOptions,
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
-import { ADD_ITEMS, APPEND_RUN_EVENTS, PRUNE_RUN, SET_VALUE_IF, WRITE_RUN } from './redis-scripts.js';
+import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
+import { createRedisSharedState } from './redis-shared-state.js';
 import { createRedisSignals } from './redis-signals.js';
-import {
-  checkAppendRunEvents,
-  checkGetValue,
-  checkReadRunEvents,
-  checkSetValueIf,
-} from './shared-state-input.js';
-import { RunEventGapError, StoredRunInvalidError } from './store-errors.js';
+import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { loadOptional, stampRecord, writeIdOf } from './store-utils.js';
 import { checkStoredRun, isFinished, parseStoredRun, skippedRunWarning } from './stored-run.js';
@@ -100,8 +94,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   const indexKeys = [indexKey, ...STATUSES.map(statusKey), expiryKey];
   const itemsKey = (id: string) => `${prefix}session:${id}`;
   const sessionKeysKey = (id: string) => `${prefix}session-keys:${id}`;
-  const eventsKey = (runId: string) => `${prefix}events:${runId}`;
-  const valueKey = (key: string) => `${prefix}value:${key}`;
+  const sharedState = createRedisSharedState({ client, prefix });
   const signals = createRedisSignals({
     client,
     prefix,
@@ -308,54 +301,12 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
         const redis = await client();
         await redis.del(itemsKey(sessionId), sessionKeysKey(sessionId));
       },
-      async appendRunEvents(runId, firstId, events, appendOptions) {
-        const ttlMs = checkAppendRunEvents(runId, firstId, events, appendOptions);
-        const redis = await client();
-        const length = (await redis.eval(
-          APPEND_RUN_EVENTS,
-          1,
-          eventsKey(runId),
-          String(firstId),
-          ttlMs === undefined ? '' : String(ttlMs),
-          ...events,
-        )) as number;
-        if (length < 0) throw new RunEventGapError({ runId, firstId, nextId: -1 - length });
-      },
-      async readRunEvents(runId, afterId, limit) {
-        checkReadRunEvents(runId, afterId, limit);
-        const redis = await client();
-        const start = afterId === undefined ? 0 : afterId + 1;
-        const data = await redis.lrange(
-          eventsKey(runId),
-          start,
-          limit === undefined ? -1 : start + limit - 1,
-        );
-        return data.map((event, index): StoredRunEvent => ({ id: start + index, data: event }));
-      },
+      appendRunEvents: sharedState.appendRunEvents,
+      readRunEvents: sharedState.readRunEvents,
+      getValue: sharedState.getValue,
+      setValueIf: sharedState.setValueIf,
       signal: signals.signal,
       onSignal: signals.onSignal,
-      async getValue(key) {
-        checkGetValue(key);
-        const redis = await client();
-        const [version, value] = await redis.hmget(valueKey(key), 'version', 'value');
-        return version === null || version === undefined
-          ? { value: undefined, version: 0 }
-          : { value: value ?? undefined, version: Number(version) };
-      },
-      async setValueIf(key, version, value, valueOptions) {
-        const ttlMs = checkSetValueIf(key, version, value, valueOptions);
-        const redis = await client();
-        const written = await redis.eval(
-          SET_VALUE_IF,
-          1,
-          valueKey(key),
-          String(version),
-          value === undefined ? '1' : '0',
-          value ?? '',
-          ttlMs === undefined ? '' : String(ttlMs),
-        );
-        return written === 1;
-      },
       async close() {
         await signals.close();
         const current = clientPromise;

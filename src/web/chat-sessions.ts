@@ -166,6 +166,12 @@ export function createChatSessions(options: ChatSessionsOptions) {
     const paused = await pausedOf(sessionId);
     const run = paused.value;
     if (!run || (pausedRunId !== undefined && pausedRunId !== run.runId && pausedRunId !== run.agentRunId)) {
+      if (pausedRunId !== undefined && (await runInfo(pausedRunId))) {
+        throw new ChatRequestError({
+          status: 409,
+          message: `runId: run '${pausedRunId}' is no longer waiting for approvals (decided already, or declined)`,
+        });
+      }
       throw new ChatRequestError({
         status: 404,
         message:

@@ -44,6 +44,8 @@ export interface ExecuteChatRunOptions {
   stopCheckMs?: number;
   /** How long an ended run's values stay for reconnects (its log expires with it). @default 300_000 */
   keepEndedRunsMs?: number;
+  /** Told when the run could not start (an agent factory that threw, a paused state that cannot be read). */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   } catch (error) {
     // The run could not start (a bad paused state, an agent factory that threw): say so in its log.
     log.push(JSON.stringify(toAgentEventJson({ type: 'error', error })));
+    options.onError?.(error);
   } finally {
     clearInterval(stopTimer);
     clearInterval(leaseTimer);

@@ -20,7 +20,7 @@ export function inProcessChatRunner(options: InProcessChatRunnerOptions): ChatRu
   const execute = (run: ExecuteChatRunOptions['run']) => {
     const controller = new AbortController();
     running.set(run.runId, controller);
-    void executeChatRun({ agent, store, run, signal: controller.signal, ...timing })
+    void executeChatRun({ agent, store, run, signal: controller.signal, onError, ...timing })
       .catch(onError)
       .finally(() => running.delete(run.runId));
   };

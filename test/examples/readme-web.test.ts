@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatClient } from '../../src/client/index.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { Agent, SvcClient } from '../../src/index.js';
+import { memoryStore } from '../../src/stores/index.js';
 import { createChatHandler, toUIMessageStreamResponse } from '../../src/web/index.js';
 
 describe('README web section', () => {
@@ -136,5 +137,19 @@ describe('README web section', () => {
     expect(allowed.status).toBe(200);
     await allowed.text();
     chat.close();
+  });
+  it('should keep every state of the chat in the store the servers share', async () => {
+    // #region web-chat-shared
+    // Every server behind the load balancer gets the same store: redisStore or postgresStore in production.
+    const store = memoryStore(); // one process only: at most 1,000 sessions and runs, least recently used go
+    const chat = createChatHandler({ agent, store });
+    // POST /api/runs/:id/stop stops a run on whichever server runs it; GET /api/sessions/:id tells the
+    // run in progress and the pending approvals; GET /api/runs/:id/events replays from the store's log.
+    // #endregion
+    const base = await listen(createServer((req, res) => chat.node(req, res)));
+    const run = createChatClient({ baseUrl: `${base}/api` }).send('Hello!', { sessionId: 'shared' });
+    for await (const _event of run);
+    expect(await store.getItems('shared')).toHaveLength(2);
+    await chat.close();
   });
 });

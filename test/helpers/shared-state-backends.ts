@@ -1,11 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import type { Store } from '../../src/agent/durable/store.js';
+import { fileStore } from '../../src/stores/file-store.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
+import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
 import type { StoreOptions } from '../../src/stores/store-options.js';
-import { REDIS_URL, serviceAvailable, uniqueNamespace } from './infra-services.js';
+import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from './infra-services.js';
 
-const [redisUp] = await Promise.all([serviceAvailable('redis')]);
+const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);
 
 /** Two store objects on one backend (the views of two processes), and how to remove what they wrote. */
 export interface OpenedSharedState {
@@ -32,6 +38,23 @@ export const sharedStateBackends: SharedStateBackend[] = [
     },
   },
   {
+    name: 'fileStore',
+    available: true,
+    async open(options) {
+      const dir = await mkdtemp(join(tmpdir(), 'svc-shared-state-'));
+      const a = fileStore({ dir, fsync: false, ...options });
+      const b = fileStore({ dir, fsync: false, ...options });
+      return {
+        a,
+        b,
+        async cleanup() {
+          await Promise.all([a.close(), b.close()]);
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
     name: 'redisStore',
     available: redisUp,
     async open(options) {
@@ -47,6 +70,26 @@ export const sharedStateBackends: SharedStateBackend[] = [
           const keys = await redis.keys(`${prefix}*`);
           if (keys.length > 0) await redis.del(...keys);
           await redis.quit();
+        },
+      };
+    },
+  },
+  {
+    name: 'postgresStore',
+    available: postgresUp,
+    async open(options) {
+      const schema = uniqueNamespace('shared');
+      const a = postgresStore({ connectionString: POSTGRES_URL, schema, config: { max: 4 }, ...options });
+      const b = postgresStore({ connectionString: POSTGRES_URL, schema, config: { max: 4 }, ...options });
+      return {
+        a,
+        b,
+        async cleanup() {
+          await Promise.all([a.close(), b.close()]);
+          const client = new pg.Client({ connectionString: POSTGRES_URL });
+          await client.connect();
+          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await client.end();
         },
       };
     },

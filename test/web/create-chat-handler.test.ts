@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
+import type { Store } from '../../src/agent/durable/store.js';
 import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
@@ -54,7 +55,7 @@ function call(id: string, name: string, args: object = {}) {
 let server: Server | undefined;
 let handler: ChatHandler | undefined;
 
-async function start(options: { abandonAfterMs?: number; agent?: Agent } = {}) {
+async function start(options: { agent?: Agent; store?: Store } = {}) {
   const { agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools }), ...rest } = options;
   handler = createChatHandler({ agent, sse: { heartbeatMs: 0, retryMs: 20 }, ...rest });
   const h = handler;
@@ -139,7 +140,7 @@ describe('createChatHandler', () => {
     it('should continue the same stored run of an agent with a store, to one completed record', async () => {
       const store = memoryStore();
       const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools, store });
-      const base = await start({ agent });
+      const base = await start({ agent, store });
       const chat = createChatClient({ baseUrl: `${base}/api` });
       env.emu.script([
         call('c1', 'delete_file', { id: 'f1' }),
@@ -263,16 +264,125 @@ describe('createChatHandler', () => {
     });
   });
 
-  describe('when nobody listens to a run any more', () => {
-    it('should abort it after abandonAfterMs and cancel its tools', async () => {
-      const base = await start({ abandonAfterMs: 50 });
-      env.emu.script([call('c1', 'slow_lookup')]);
-      const chat = createChatClient({ baseUrl: `${base}/api` });
-      const run = chat.send('look it up');
+  describe('when a run is stopped mid-answer', () => {
+    it('should end it as stopped, start no tool after, and keep what was shown', async () => {
+      const store = memoryStore();
+      const base = await start({ store });
+      let counted = 0;
+      const agent = new Agent({
+        client: env.client,
+        model: 'svc-3.5-flash',
+        tools: [
+          ...tools,
+          defineTool({
+            name: 'count',
+            description: 'Counts',
+            parameters: z.object({}),
+            execute: () => ++counted,
+          }),
+        ],
+      });
+      await handler?.close();
+      server?.closeAllConnections();
+      await new Promise((resolve) => server?.close(resolve));
+      const url = await start({ agent, store });
+      expect(url).not.toBe(base);
+      env.emu.script([
+        {
+          message: {
+            content: 'Looking it up.',
+            tool_calls: [{ id: 'c1', function: { name: 'slow_lookup', arguments: '{}' } }],
+          },
+        },
+        call('c2', 'count'),
+        { message: { content: 'Counted.' } },
+      ]);
+      const chat = createChatClient({ baseUrl: `${url}/api` });
+      const run = chat.send('look it up, then count');
       for await (const event of run) if (event.type === 'tool-call') break;
-      await expect.poll(() => toolCancelled, { timeout: 2_000 }).toBe(true);
-      const events = await collect(chat.reconnect(await run.runId));
+      const runId = await run.runId;
+      const stop = await fetch(`${url}/api/runs/${runId}/stop`, { method: 'POST' });
+      expect(await stop.json()).toEqual({ runId, status: 'stopped' });
+      expect(toolCancelled).toBe(true);
+      gate.open();
+      const events = await collect(chat.reconnect(runId));
       expect(events.at(-1)?.type).toBe('abort');
+      expect(counted).toBe(0);
+      const session = await chat.session(await run.sessionId);
+      expect(session.activeRunId).toBeNull();
+      expect(session.messages).toEqual([
+        { role: 'user', content: 'look it up, then count' },
+        { role: 'assistant', content: 'Looking it up.' },
+      ]);
+      // The session takes the next message at once.
+      env.emu.reset();
+      env.emu.script([{ message: { content: 'Next.' } }]);
+      expect(textOf(await collect(chat.send('next', { sessionId: await run.sessionId })))).toBe('Next.');
+    });
+  });
+
+  describe('when a session has a pending approval', () => {
+    it('should tell it, refuse a new message with 409 naming the call, or decline it on request', async () => {
+      const base = await start();
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([call('c1', 'delete_file', { id: 'f1' })]);
+      const first = chat.send('Delete f1');
+      await collect(first);
+      const sessionId = await first.sessionId;
+      const view = (await (await fetch(`${base}/api/sessions/${sessionId}`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(view).toMatchObject({
+        activeRunId: null,
+        pausedRunId: await first.runId,
+        pendingApprovals: [{ toolCallId: 'c1', toolName: 'delete_file', arguments: { id: 'f1' } }],
+      });
+      const post = (body: object) =>
+        fetch(`${base}/api/chat`, { method: 'POST', body: JSON.stringify({ sessionId, ...body }) });
+      const refused = await post({ message: 'Never mind' });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({
+        error: {
+          pendingToolCallIds: ['c1'],
+          message: expect.stringContaining('decide the pending tool call first (c1)'),
+        },
+      });
+      env.emu.script([{ message: { content: 'Fine.' } }]);
+      const declined = await post({ message: 'Never mind', rejectPending: true });
+      expect(declined.status).toBe(200);
+      await declined.text();
+      const after = (await (await fetch(`${base}/api/sessions/${sessionId}`)).json()) as {
+        messages: Array<{ role: string; tool_calls?: unknown }>;
+        pendingApprovals: unknown[];
+      };
+      expect(after.pendingApprovals).toEqual([]);
+      expect(after.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+      expect(after.messages.some((m) => m.tool_calls !== undefined)).toBe(false);
+      const approve = await fetch(`${base}/api/runs/${await first.runId}/approvals`, {
+        method: 'POST',
+        body: JSON.stringify({ decisions: [{ toolCallId: 'c1', approved: true }] }),
+      });
+      expect(approve.status).toBe(409);
+    });
+
+    it('should apply one of two concurrent decisions and answer the other 409', async () => {
+      const base = await start();
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([call('c1', 'delete_file', { id: 'f1' }), { message: { content: 'Deleted.' } }]);
+      const first = chat.send('Delete f1');
+      await collect(first);
+      const runId = await first.runId;
+      const decide = () =>
+        fetch(`${base}/api/runs/${runId}/approvals`, {
+          method: 'POST',
+          body: JSON.stringify({ decisions: [{ toolCallId: 'c1', approved: true }] }),
+        });
+      const answers = await Promise.all([decide(), decide()]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      await Promise.all(answers.map((a) => a.text()));
+      const session = await chat.session(await first.sessionId);
+      expect(session.messages.filter((m) => m.role === 'tool')).toHaveLength(1);
     });
   });
 

@@ -11,6 +11,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
+import type { Store } from '../../src/agent/durable/store.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
@@ -66,8 +67,11 @@ afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function start(agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools: [reminder] })) {
-  handler = createChatHandler({ agent });
+async function start(
+  agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools: [reminder] }),
+  store?: Store,
+) {
+  handler = createChatHandler({ agent, ...(store && { store }) });
   const h = handler;
   server = createServer((req, res) => void h.node(req, res));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -151,6 +155,7 @@ describe('createChatHandler POST /ui', () => {
           store,
           tools: [helper.asTool({ name: 'ask_helper', description: 'Asks the helper' })],
         }),
+        store,
       );
       const chat = new TestChat(api, 'chat-9');
       env.emu.script([

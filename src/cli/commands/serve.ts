@@ -10,6 +10,7 @@ import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { demoTools } from '../demo-tools/demo-tools.js';
+import { backendOptions, openRunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 
 /** `svc-agents serve`: the one-page web chat for the demo agent or a user's agent module. */
@@ -17,9 +18,10 @@ export const serveCommand: CommandSpec = {
   path: ['serve'],
   summary: 'serve a web chat for the demo agent or your agent on 127.0.0.1 (default port 8787)',
   usage:
-    'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]... [--voice <name>] [--allow-origin <origin>]...',
+    'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]... [--voice <name>] [--redis URL | --postgres URL] [--namespace NAME] [--allow-origin <origin>]...',
   positionals: { min: 0, max: 0 },
   options: {
+    ...backendOptions,
     port: {
       type: 'string',
       valueName: '<n>',
@@ -60,7 +62,9 @@ export const serveCommand: CommandSpec = {
   details:
     'The page streams answers and reasoning, shows tool calls, asks before running tools that need approval,\n' +
     'takes file uploads into a knowledge base of the chat and images attached to the next message (answered\n' +
-    `by ${defaultVisionModel}). Stop with Ctrl-C.`,
+    `by ${defaultVisionModel}). Stop with Ctrl-C.\n` +
+    "Sessions, paused runs and each run's events are kept in memory (lost on restart), or with --redis / --postgres\n" +
+    'in that store, shared by every serve process on it: a page reconnects, approves or stops on any of them.',
   async run(ctx, args) {
     const portText = (args.values.port as string | undefined) ?? '8787';
     const port = Number(portText);
@@ -95,11 +99,20 @@ export const serveCommand: CommandSpec = {
             ? { modelSettings: { modalities: ['text', 'audio'], audio: { voice, format: 'pcm' } } }
             : {}),
         });
+    const { env } = ctx.io;
+    const shared =
+      args.values.redis ??
+      args.values.postgres ??
+      args.values.namespace ??
+      env.SVC_REDIS_URL ??
+      env.SVC_POSTGRES_URL;
+    const backend = shared === undefined ? undefined : await openRunBackend(ctx, args, 'serve');
     const server = await startChatServer({
       client,
       agent,
       port,
       allowedOrigins,
+      ...(backend && { store: backend.store }),
       subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model})`}${emulated ? ' on the embedded emulator' : ''}`,
     });
     ctx.defer(() => server.close());

@@ -197,10 +197,14 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
       await ask(page, 'What is in this picture?');
       await page.locator('li.msg.user img.attached[alt="pixel.png"]').waitFor();
       await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
-      const request = emu
-        .requests()
-        .slice(before)
-        .find((r) => r.path === '/v1/chat/completions')?.body as {
+      const completion = () =>
+        emu
+          .requests()
+          .slice(before)
+          .find((r) => r.path === '/v1/chat/completions');
+      // The run may execute a moment after the page's request (the handler answers once the run is claimed).
+      await expect.poll(completion).toBeDefined();
+      const request = completion()?.body as {
         model: string;
         messages: Array<{ role: string; content: unknown }>;
       };

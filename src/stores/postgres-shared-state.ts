@@ -1,0 +1,164 @@
+import type { QueryResult, QueryResultRow } from 'pg';
+import type { RunEventLogStore, SharedValueStore, StoredRunEvent } from '../agent/durable/store.js';
+import {
+  checkAppendRunEvents,
+  checkGetValue,
+  checkReadRunEvents,
+  checkSetValueIf,
+} from './shared-state-input.js';
+import { RunEventGapError } from './store-errors.js';
+
+/** What the event log and the values need from `postgresStore`. */
+export interface PostgresSharedStateOptions {
+  /** The quoted schema name. */
+  schema: string;
+  /** One query on the store's pool, with its timeout. */
+  query: <R extends QueryResultRow>(text: string, values: unknown[]) => Promise<QueryResult<R>>;
+  /** Runs an operation that is safe to repeat again on a fresh connection when its connection was lost. */
+  retrying: <T>(operation: () => Promise<T>) => Promise<T>;
+}
+
+/** `RunEventLogStore` and `SharedValueStore` on PostgreSQL, plus `pruneExpired`. */
+export interface PostgresSharedState extends RunEventLogStore, SharedValueStore {
+  /** Deletes expired event logs and values (reads already treat them as absent). */
+  pruneExpired(): Promise<void>;
+}
+
+// The database's clock, in epoch milliseconds: expiry is judged by one clock for every server.
+const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
+/**
+ * Event logs in `run_events` (one row per event, primary key (run_id, id)) and values in `shared_values`.
+ * A log's expiry is its last row's `expires_at`: an append writes its rows with the new expiry and moves
+ * the last stored row's to it, so refreshing a log costs one row, not one per event. The gap check, the
+ * skipping of stored ids and the insert are one statement; two writers of the same ids meet on the
+ * primary key (`ON CONFLICT DO NOTHING`), so a retried or raced append never duplicates an event.
+ */
+export function createPostgresSharedState({
+  schema,
+  query,
+  retrying,
+}: PostgresSharedStateOptions): PostgresSharedState {
+  const events = `${schema}.run_events`;
+  const values = `${schema}.shared_values`;
+  // $1 run id, $2 firstId, $3 events as a JSON array, $4 ttl ms or null.
+  const appendStatement = `
+    WITH last AS (
+      SELECT id, expires_at FROM ${events} WHERE run_id = $1 ORDER BY id DESC LIMIT 1
+    ), state AS (
+      SELECT coalesce((SELECT id + 1 FROM last), 0) AS next_id,
+             coalesce((SELECT expires_at <= ${NOW_MS} FROM last), false) AS expired,
+             coalesce($4::bigint + ${NOW_MS}, (SELECT expires_at FROM last)) AS expires_at
+    ), inserted AS (
+      INSERT INTO ${events} (run_id, id, data, expires_at)
+      SELECT $1, $2::integer + e.ord::integer - 1, e.value, state.expires_at
+      FROM jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS e(value, ord), state
+      WHERE NOT state.expired AND $2::integer <= state.next_id AND $2::integer + e.ord - 1 >= state.next_id
+      ON CONFLICT (run_id, id) DO NOTHING
+    ), touched AS (
+      UPDATE ${events} SET expires_at = (SELECT expires_at FROM state)
+      WHERE run_id = $1 AND $4::bigint IS NOT NULL AND id = (SELECT id FROM last)
+        AND NOT (SELECT expired FROM state) AND $2::integer <= (SELECT next_id FROM state)
+    )
+    SELECT next_id, expired FROM state`;
+  const purgeExpiredLog = `
+    DELETE FROM ${events} WHERE run_id = $1
+      AND (SELECT expires_at FROM ${events} WHERE run_id = $1 ORDER BY id DESC LIMIT 1) <= ${NOW_MS}`;
+  const live = `(expires_at IS NULL OR expires_at > ${NOW_MS})`;
+  const expiryOf = (ttlMs: number | undefined) => (ttlMs === undefined ? null : ttlMs);
+
+  return {
+    async appendRunEvents(runId, firstId, appended, options) {
+      const ttlMs = checkAppendRunEvents(runId, firstId, appended, options);
+      const payload = JSON.stringify(appended);
+      for (let attempt = 0; ; attempt++) {
+        const { rows } = await retrying(() =>
+          query<{ next_id: number; expired: boolean }>(appendStatement, [
+            runId,
+            firstId,
+            payload,
+            expiryOf(ttlMs),
+          ]),
+        );
+        const { next_id: nextId, expired } = rows[0]!;
+        if (!expired) {
+          if (firstId > nextId) throw new RunEventGapError({ runId, firstId, nextId });
+          return;
+        }
+        // An expired log is absent: remove it, then append to an empty log (once; a log cannot expire twice).
+        if (attempt > 0) throw new RunEventGapError({ runId, firstId, nextId: 0 });
+        await retrying(() => query(purgeExpiredLog, [runId]));
+      }
+    },
+    async readRunEvents(runId, afterId, limit) {
+      checkReadRunEvents(runId, afterId, limit);
+      const { rows } = await retrying(() =>
+        query<{ id: number; data: string }>(
+          `SELECT id, data FROM ${events} WHERE run_id = $1 AND id > $2
+             AND coalesce((SELECT expires_at > ${NOW_MS} FROM ${events}
+                           WHERE run_id = $1 ORDER BY id DESC LIMIT 1), true)
+           ORDER BY id LIMIT $3`,
+          [runId, afterId ?? -1, limit ?? null],
+        ),
+      );
+      return rows.map((row): StoredRunEvent => ({ id: row.id, data: row.data }));
+    },
+    async getValue(key) {
+      checkGetValue(key);
+      const { rows } = await retrying(() =>
+        query<{ version: number; value: string }>(
+          `SELECT version, value FROM ${values} WHERE key = $1 AND ${live}`,
+          [key],
+        ),
+      );
+      return rows[0] ? { value: rows[0].value, version: rows[0].version } : { value: undefined, version: 0 };
+    },
+    // Not retried on a lost connection: a repeat of an applied write would answer false. The caller sees
+    // StoreUnavailableError and reads the value again.
+    async setValueIf(key, version, value, options) {
+      const ttlMs = checkSetValueIf(key, version, value, options);
+      // $3 is the ttl or null (then the value does not expire: null plus the clock is null).
+      const expiresAt = `$3::bigint + ${NOW_MS}`;
+      if (version === 0 && value === undefined) {
+        const { rows } = await query<{ absent: boolean }>(
+          `SELECT NOT EXISTS (SELECT 1 FROM ${values} WHERE key = $1 AND ${live}) AS absent`,
+          [key],
+        );
+        return rows[0]!.absent;
+      }
+      if (version === 0) {
+        // An expired row is replaced as if absent; a live one (a racing writer's) is left alone.
+        const { rowCount } = await query(
+          `INSERT INTO ${values} AS v (key, version, value, expires_at) VALUES ($1, 1, $2, ${expiresAt})
+           ON CONFLICT (key) DO UPDATE SET version = 1, value = EXCLUDED.value, expires_at = EXCLUDED.expires_at
+           WHERE v.expires_at IS NOT NULL AND v.expires_at <= ${NOW_MS}`,
+          [key, value, expiryOf(ttlMs)],
+        );
+        return rowCount === 1;
+      }
+      if (value === undefined) {
+        const { rowCount } = await query(
+          `DELETE FROM ${values} WHERE key = $1 AND version = $2 AND ${live}`,
+          [key, version],
+        );
+        return rowCount === 1;
+      }
+      const { rowCount } = await query(
+        `UPDATE ${values} SET version = version + 1, value = $4, expires_at = ${expiresAt}
+         WHERE key = $1 AND version = $2 AND ${live}`,
+        [key, version, expiryOf(ttlMs), value],
+      );
+      return rowCount === 1;
+    },
+    async pruneExpired() {
+      await query(
+        `DELETE FROM ${events} WHERE run_id IN (
+           SELECT c.run_id FROM (SELECT DISTINCT run_id FROM ${events} WHERE expires_at <= ${NOW_MS}) c
+           WHERE (SELECT expires_at FROM ${events} l WHERE l.run_id = c.run_id ORDER BY id DESC LIMIT 1)
+                 <= ${NOW_MS})`,
+        [],
+      );
+      await query(`DELETE FROM ${values} WHERE expires_at <= ${NOW_MS}`, []);
+    },
+  };
+}

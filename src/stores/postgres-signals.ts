@@ -1,0 +1,200 @@
+import type { Notification, Pool, PoolClient } from 'pg';
+import type { SignalStore } from '../agent/durable/store.js';
+import { checkOnSignal, checkSignal, deliverSignal } from './shared-state-input.js';
+
+/** `SignalStore` on PostgreSQL LISTEN/NOTIFY, plus `close` for its listening connection. */
+export interface PostgresSignals extends SignalStore {
+  /** Stops listening and closes the listening connection. */
+  close(): Promise<void>;
+}
+
+/** What `createPostgresSignals` needs from its store. */
+export interface PostgresSignalsOptions {
+  /** The store's pool (migrated): NOTIFY goes through it, and the listening connection is taken from it. */
+  pool: () => Promise<Pool>;
+  /** The store's schema name: the PostgreSQL channel is derived from it. */
+  schemaName: string;
+  /** Longest wait for the health check of the listening connection. */
+  commandTimeoutMs: number;
+  onWarning: (message: string) => void;
+}
+
+/** The listening connection and how to end it. */
+interface Listener {
+  client: PoolClient;
+  /** Destroys the connection; false when it already was. */
+  destroy(error?: Error): boolean;
+  /** Destroys it and, unless the store is closed, starts listening on a new one. */
+  lose(error?: Error): void;
+}
+
+// Backoff between attempts to get the listening connection back.
+const RECONNECT_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000];
+// How often the listening connection is checked: a half-open connection never reports an error itself.
+const HEALTH_CHECK_EVERY_MS = 30_000;
+
+/** The PostgreSQL channel of a store's schema: an identifier of at most 63 bytes, stable per schema. */
+export function signalChannelOf(schemaName: string): string {
+  let hash = 0;
+  for (const char of schemaName) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
+  return `svc_agents_signals_${schemaName.replace(/[^a-z0-9_]/gi, '_').slice(0, 24)}_${hash.toString(36)}`;
+}
+
+/** A NOTIFY payload: the channel's length, `:`, the channel, the message (nothing escaped, so sizes add up). */
+export function encodeSignal(channel: string, message: string): string {
+  return `${channel.length}:${channel}${message}`;
+}
+
+/** The channel and message of a payload `encodeSignal` wrote, or undefined for anything else. */
+export function decodeSignal(payload: string): { channel: string; message: string } | undefined {
+  const colon = payload.indexOf(':');
+  const length = Number(payload.slice(0, colon));
+  if (colon < 1 || !Number.isSafeInteger(length) || colon + 1 + length > payload.length) return undefined;
+  return {
+    channel: payload.slice(colon + 1, colon + 1 + length),
+    message: payload.slice(colon + 1 + length),
+  };
+}
+
+/**
+ * Signals on LISTEN/NOTIFY: every store of a schema LISTENs on one PostgreSQL channel, and the payload
+ * names the signal's channel. The store holds one connection of its pool for LISTEN, taken on the first
+ * `onSignal`; when it drops (or fails its periodic health check) it is destroyed and replaced, with
+ * backoff, for as long as the store is open, then LISTENs again. Signals sent meanwhile are lost, as the
+ * interface says. `close()` destroys it rather than handing a LISTENing connection back to the pool.
+ */
+export function createPostgresSignals({
+  pool,
+  schemaName,
+  commandTimeoutMs,
+  onWarning,
+}: PostgresSignalsOptions): PostgresSignals {
+  const pgChannel = signalChannelOf(schemaName);
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  let listening: Promise<Listener> | undefined;
+  let closed = false;
+  let reconnecting = false;
+  let healthCheck: NodeJS.Timeout | undefined;
+
+  const onNotification = (notification: Notification) => {
+    if (notification.channel !== pgChannel || notification.payload === undefined) return;
+    const decoded = decodeSignal(notification.payload);
+    const current = decoded && listeners.get(decoded.channel);
+    if (current) deliverSignal(current, decoded.channel, decoded.message, onWarning);
+  };
+
+  const connect = (): Promise<Listener> => {
+    const made: Promise<Listener> = (async () => {
+      const client = await (await pool()).connect();
+      let lost = false;
+      // Destroys the connection (never handed back to the pool while it LISTENs), once.
+      const destroy = (error?: Error) => {
+        if (lost) return false;
+        lost = true;
+        client.removeListener('notification', onNotification);
+        client.release(error ?? true);
+        if (listening === made) listening = undefined;
+        return true;
+      };
+      // The connection is the store's until it drops: a drop destroys it and starts a new one.
+      const lose = (error?: Error) => {
+        if (!destroy(error ?? new Error('the signal connection ended')) || closed) return;
+        onWarning(
+          `postgresStore: the signal connection was lost, listening again (${error?.message ?? 'ended'})`,
+        );
+        void relisten();
+      };
+      client.on('error', lose);
+      client.on('end', () => lose());
+      client.on('notification', onNotification);
+      try {
+        await client.query({ text: `LISTEN "${pgChannel}"`, query_timeout: commandTimeoutMs } as never);
+      } catch (error) {
+        destroy(error as Error);
+        throw error;
+      }
+      const listener = { client, destroy, lose };
+      if (closed) destroy();
+      return listener;
+    })();
+    made.catch(() => {
+      if (listening === made) listening = undefined;
+    });
+    return made;
+  };
+
+  const listen = () => {
+    listening ??= connect();
+    healthCheck ??= setInterval(() => void checkHealth(), HEALTH_CHECK_EVERY_MS).unref();
+    return listening;
+  };
+
+  // A connection that stopped answering (half-open: no reset ever comes) is replaced.
+  const checkHealth = async () => {
+    const current = await listening?.catch(() => undefined);
+    if (!current || closed) return;
+    try {
+      await current.client.query({ text: 'SELECT 1', query_timeout: commandTimeoutMs } as never);
+    } catch (error) {
+      current.lose(error as Error);
+    }
+  };
+
+  // Gets the listening connection back after a drop, for as long as the store is open.
+  const relisten = async () => {
+    if (reconnecting) return;
+    reconnecting = true;
+    try {
+      for (let attempt = 0; !closed; attempt++) {
+        await new Promise((resolve) =>
+          setTimeout(resolve, RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]),
+        );
+        if (closed) return;
+        try {
+          await listen();
+          return;
+        } catch {
+          // Tried again after the next delay.
+        }
+      }
+    } finally {
+      reconnecting = false;
+    }
+  };
+
+  return {
+    async signal(channel, message) {
+      checkSignal(channel, message);
+      await (await pool()).query({
+        text: 'SELECT pg_notify($1, $2)',
+        values: [pgChannel, encodeSignal(channel, message)],
+        query_timeout: commandTimeoutMs,
+      } as never);
+    },
+    async onSignal(channel, listener) {
+      checkOnSignal(channel, listener);
+      await listen();
+      const own = (message: string) => listener(message);
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+      }
+      set.add(own);
+      const subscribed = set;
+      return async () => {
+        subscribed.delete(own);
+        if (subscribed.size === 0 && listeners.get(channel) === subscribed) listeners.delete(channel);
+      };
+    },
+    async close() {
+      closed = true;
+      listeners.clear();
+      if (healthCheck) clearInterval(healthCheck);
+      healthCheck = undefined;
+      const current = await listening?.catch(() => undefined);
+      listening = undefined;
+      current?.destroy();
+    },
+  };
+}
