@@ -107,7 +107,7 @@ const slowAnswerThenWeather = (): ScriptedAnswer => ({
     content: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '),
     tool_calls: [{ id: 'w1', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
   },
-  fault: { dripMs: 60 },
+  fault: { dripMs: 150 },
 });
 const textOf = (message: UIMessage | undefined) =>
   message?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
@@ -133,12 +133,12 @@ describe('the useChat routes', () => {
     it('should replay the run in progress from its start and follow it to the end on a reloaded page', async () => {
       const { api } = await start();
       env.emu.script([
-        { message: { content: 'one two three four five six seven eight' }, fault: { dripMs: 80 } },
+        { message: { content: 'one two three four five six seven eight' }, fault: { dripMs: 300 } },
       ]);
       const first = new TestChat(api, 'chat-live');
       await first.resumeStream(); // useChat({ resume: true }) on load: the chat reconnects
       const sending = first.sendMessage({ text: 'Count' });
-      await expect.poll(() => textOf(first.plain.messages.at(-1)), { timeout: 5_000 }).toContain('one');
+      await expect.poll(() => textOf(first.plain.messages.at(-1)), { timeout: 10_000 }).toContain('one');
       // Leaving the page aborts the fetch, as stop() does.
       await first.stop();
       await sending;
@@ -173,7 +173,7 @@ describe('the useChat routes', () => {
 
       const reloaded = new TestChat(api, 'chat-pending', restored);
       await reloaded.addToolApprovalResponse({ id: part.approval!.id, approved: true });
-      await expect.poll(() => reloaded.plain.status, { timeout: 5_000 }).toBe('ready');
+      await expect.poll(() => reloaded.plain.status, { timeout: 10_000 }).toBe('ready');
       expect(reloaded.plain.error).toBeUndefined();
       expect(textOf(reloaded.plain.messages.at(-1))).toBe('Reminder set.');
       expect(reminderRuns).toBe(1);
@@ -211,12 +211,12 @@ describe('the useChat routes', () => {
       env.emu.script([slowAnswerThenWeather()]);
       const chat = new TestChat(api, 'chat-stop');
       const sending = chat.sendMessage({ text: 'Tell me a long story' });
-      await expect.poll(() => textOf(chat.plain.messages.at(-1)), { timeout: 5_000 }).toContain('word3');
+      await expect.poll(() => textOf(chat.plain.messages.at(-1)), { timeout: 10_000 }).toContain('word3');
       await chat.stop();
       await sending;
       const shown = textOf(chat.plain.messages.at(-1));
       await expect
-        .poll(async () => (await session(base, 'chat-stop')).activeRunId, { timeout: 5_000 })
+        .poll(async () => (await session(base, 'chat-stop')).activeRunId, { timeout: 10_000 })
         .toBeNull();
 
       env.emu.reset();
@@ -238,14 +238,14 @@ describe('the useChat routes', () => {
       await chat.resumeStream(); // as useChat({ resume: true }) does on load: the chat reconnects
       env.emu.script([slowAnswerThenWeather(), { message: { content: 'It rains in Paris.' } }]);
       const sending = chat.sendMessage({ text: 'Tell me a long story' });
-      await expect.poll(() => textOf(chat.plain.messages.at(-1)), { timeout: 5_000 }).toContain('word3');
+      await expect.poll(() => textOf(chat.plain.messages.at(-1)), { timeout: 10_000 }).toContain('word3');
       await chat.stop();
       await sending;
       const shown = textOf(chat.plain.messages.at(-1));
       // Nobody follows the run now; it goes on (a reload would resume it), and runs its tool.
       await expect.poll(() => weatherRuns, { timeout: 10_000 }).toBe(1);
       await expect
-        .poll(async () => (await session(base, 'chat-stop-resume')).activeRunId, { timeout: 5_000 })
+        .poll(async () => (await session(base, 'chat-stop-resume')).activeRunId, { timeout: 10_000 })
         .toBeNull();
 
       env.emu.reset();
@@ -269,7 +269,7 @@ describe('the useChat routes', () => {
       await chat.resumeStream();
       env.emu.script([slowAnswerThenWeather()]);
       const sending = chat.sendMessage({ text: 'Tell me a long story' });
-      await expect.poll(() => textOf(chat.plain.messages.at(-1)), { timeout: 5_000 }).toContain('word3');
+      await expect.poll(() => textOf(chat.plain.messages.at(-1)), { timeout: 10_000 }).toContain('word3');
       await chat.stop();
       await sending;
       expect((await session(base, 'chat-stop-busy')).activeRunId).not.toBeNull();
