@@ -11,7 +11,7 @@ export interface FollowEventsOptions {
 }
 
 /**
- * The events of `runId` from `bus` until `finish` or `error`; when the stored run has already ended
+ * The events of `runId` from `bus` until `finish`, `error` or `abort` (a stopped run); when the stored run has already ended
  * (checked after subscribing, so nothing falls between), ends at once. Subscribes when called, not
  * when first iterated: events sent from then on are kept for the iterator. The bus is best-effort, so
  * the record is read again when the bus reconnects and every `recheckMs`: a run found finished without
@@ -70,7 +70,7 @@ export function followEvents(
           continue;
         }
         yield event;
-        if (event.type === 'finish' || event.type === 'error') return;
+        if (event.type === 'finish' || event.type === 'error' || event.type === 'abort') return;
       }
     } finally {
       clearInterval(timer);

@@ -6,15 +6,30 @@ export { fairPriority, MAX_TENANT_PRIORITY } from './fair-priority.js';
 export { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 export type { LimitStatsRow } from './limits-backend.js';
 export type { QueueConnection } from './queue-connection.js';
-export { QueueUnavailableError, WorkerClosedError } from './queue-errors.js';
+export { QueueUnavailableError, RunStoppedError, WorkerClosedError } from './queue-errors.js';
 export type { Budget, RateLimits } from './rate-limits.js';
 export {
+  eventsChannel,
+  nextRunEventId,
+  RunEventLogWriter,
+  type RunEventLogWriterOptions,
+} from './run-event-log-writer.js';
+export {
   DEFAULT_QUEUE_NAME,
+  type DecideOptions,
   type EnqueueOptions,
+  type QueueDecision,
   type QueueStats,
   type RequeueStrandedOptions,
   RunQueue,
   type RunQueueOptions,
   type WaitUntilFinishedOptions,
 } from './run-queue.js';
-export { type RunWorker, type StartWorkerOptions, startWorker } from './start-worker.js';
+export { isStoppedRecord, stopChannel } from './run-stop.js';
+export {
+  type RunWorker,
+  type StartWorkerOptions,
+  startWorker,
+  type WorkerRunObserver,
+  type WorkerRunStatus,
+} from './start-worker.js';

@@ -8,6 +8,8 @@ export interface RunJobData {
   agentName: string;
   /** The run's tenant (fair scheduling, stats), when it was enqueued with one. */
   tenant?: string;
+  /** The key of the run's event log and stop requests, when not `runId` (a chat's continuation). */
+  eventLogId?: string;
   /** Set once a worker started the run, so its tenant leaves the backlog once. */
   started?: boolean;
 }

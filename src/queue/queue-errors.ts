@@ -32,3 +32,19 @@ export class WorkerClosedError extends SvcError {
     super('The worker was force-closed: its runs are left to other workers and write nothing more');
   }
 }
+
+/**
+ * A run was stopped (`queue.stop`): the abort reason of a running run, and the `error` text its stored
+ * record ends with (status `failed`, the status the agent gives an aborted run).
+ */
+export class RunStoppedError extends SvcError {
+  /** Not a connection problem: the run is over. */
+  readonly transient = false;
+  /** The reason given to `queue.stop`, if any. */
+  readonly reason: string | undefined;
+
+  constructor(reason?: string) {
+    super(reason ? `The run was stopped: ${reason}` : 'The run was stopped');
+    this.reason = reason;
+  }
+}

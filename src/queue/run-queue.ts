@@ -4,18 +4,20 @@ import { createRunRecord } from '../agent/durable/run-durably.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { AgentEvent } from '../agent/events.js';
-import { RunState } from '../agent/run-state.js';
+import { RunState, RunStateError } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { SvcError } from '../transport/errors/svc-error.js';
 import { createLimitsBackend } from './create-limits-backend.js';
-import { createEventBus, type EventBus } from './event-bus.js';
+import { createEventBus, type EventBus, encodeEvent } from './event-bus.js';
 import { fairPriority } from './fair-priority.js';
 import { followEvents } from './follow-events.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
-import { QueueUnavailableError } from './queue-errors.js';
+import { QueueUnavailableError, RunStoppedError } from './queue-errors.js';
+import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
+import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
 /** The queue name used when none is given. */
 export const DEFAULT_QUEUE_NAME = 'svc-agents-runs';
@@ -47,6 +49,9 @@ export interface RequeueStrandedOptions {
   agentNames?: readonly string[];
 }
 
+// The job states in which a job waits for a worker (removable: no worker holds it).
+const WAITING_JOB_STATES = new Set(['wait', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
+
 // The job states in which a job will still run (or runs now) its run.
 const LIVE_JOB_STATES = ['active', 'wait', 'delayed', 'prioritized', 'waiting-children'] as const;
 
@@ -68,6 +73,27 @@ export interface EnqueueOptions {
   tenant?: string;
   /** Milliseconds to wait before a worker may start the run. */
   delay?: number;
+  /**
+   * The key of the run's event log in the store (and of its stop requests), when not `runId`: a web chat
+   * gives each continuation of a paused run its own log. @default runId
+   */
+  eventLogId?: string;
+}
+
+/** One decision of `queue.decide`. */
+export interface QueueDecision {
+  /** The paused call. */
+  toolCallId: string;
+  /** True lets it run; false refuses it (the model is told, with `reason`). */
+  approved: boolean;
+  /** Why it was refused. */
+  reason?: string | undefined;
+}
+
+/** Options of `queue.decide`. */
+export interface DecideOptions {
+  /** The event log the continued run writes to (see `EnqueueOptions.eventLogId`). @default the run id */
+  eventLogId?: string;
 }
 
 /** `queue.stats()`: the counters of the current window. */
@@ -154,7 +180,11 @@ export class RunQueue {
       tenant === undefined
         ? options.priority
         : fairPriority(options.priority, await this.#limitsBackend().enterBacklog(tenant));
-    await this.#add(record, { priority, delay: options.delay, tenant }, 'enqueue');
+    await this.#add(
+      record,
+      { priority, delay: options.delay, tenant, eventLogId: options.eventLogId },
+      'enqueue',
+    );
     return runId;
   }
 
@@ -193,6 +223,114 @@ export class RunQueue {
   /** Refuses a paused call (the model is told, with `reason`); once no call waits, the run is queued again. */
   reject(runId: string, toolCallId: string, reason?: string): Promise<void> {
     return this.#decide(runId, toolCallId, { approved: false, reason });
+  }
+
+  /**
+   * Records several decisions on a paused run (in order, each once: a repeated call changes nothing),
+   * then queues the run once no call waits any more. With `eventLogId`, the continued run's events go to
+   * that log (a web chat's continuation), not the run's own.
+   */
+  async decide(
+    runId: string,
+    decisions: readonly QueueDecision[],
+    options: DecideOptions = {},
+  ): Promise<void> {
+    if (!Array.isArray(decisions) || decisions.length === 0) {
+      throw new SvcError('decisions: must be a non-empty array of { toolCallId, approved, reason? }');
+    }
+    decisions.forEach((decision, index) => {
+      if (typeof decision?.toolCallId !== 'string' || typeof decision.approved !== 'boolean') {
+        throw new SvcError(`decisions[${index}]: must be { toolCallId: string, approved: boolean, reason? }`);
+      }
+    });
+    let outcome: { record: RunRecord; recorded: boolean } | undefined;
+    let anyRecorded = false;
+    for (const { toolCallId, approved, reason } of decisions) {
+      outcome = await decideRun(
+        this.#store,
+        runId,
+        toolCallId,
+        approved ? { approved: true } : { approved: false, reason },
+      );
+      anyRecorded ||= outcome.recorded;
+    }
+    const { record } = outcome!;
+    if (record.status !== 'running') return;
+    const add = { eventLogId: options.eventLogId };
+    if (anyRecorded) await this.#add(record, add, 'queue the approved');
+    else await this.#requeueIfStranded(record, 'queue the approved', add);
+  }
+
+  /**
+   * Stops a run wherever it is: a queued run is taken off the queue, a paused (or stranded) one is ended
+   * here, and a running one is aborted by the worker running it (told by the store's `stop:<runId>`
+   * signal; the request is also kept in the store, so a worker that missed the signal, or takes the run
+   * over after a crash, still stops it). No tool starts after the stop. The record ends `failed` (the
+   * status of an aborted run) with the error `RunStoppedError: The run was stopped...` (`isStoppedRecord`),
+   * and followers get an `abort` event. A run already completed or failed is left as it is. Resolves once
+   * the request is recorded: `waitUntilFinished` waits for a running run's end. Stopping a running run
+   * needs a store with shared values (`getValue`/`setValueIf`), as the bundled ones have.
+   */
+  async stop(runId: string, reason?: string): Promise<RunRecord> {
+    if (typeof runId !== 'string' || runId === '') throw new SvcError('runId: must be a non-empty string');
+    if (reason !== undefined && typeof reason !== 'string') throw new SvcError('reason: must be a string');
+    // The job's id names the version it was queued at, which the worker's checkpoints have moved past:
+    // the run's jobs are found by their data (by the run id, or by the event log id of a continuation).
+    const jobs = await this.#bounded(runId, 'stop', async () => {
+      const { queue } = await this.#open();
+      return (await queue.getJobs([...LIVE_JOB_STATES])).filter(
+        (job) => job?.data?.runId === runId || job?.data?.eventLogId === runId,
+      );
+    });
+    const storedId = jobs[0]?.data.runId ?? runId;
+    const record = await this.#store.getRun(storedId);
+    if (!record) throw new RunStateError(`No stored run "${runId}"`);
+    if (record.status === 'completed' || record.status === 'failed') return record;
+    const logIds = new Set(jobs.map((job) => job.data.eventLogId ?? storedId));
+    if (logIds.size === 0) logIds.add(runId);
+    // Recorded first: a worker taking a job between the look-up and its removal sees the request, and
+    // so does a job queued again later (a repeated decision, the stranded-run check).
+    const recordable = canRecordStop(this.#store);
+    if (recordable) {
+      for (const id of new Set([storedId, ...logIds])) await requestStop(this.#store, id, reason);
+    }
+    const held = await this.#bounded(runId, 'stop', async () => {
+      let active = false;
+      for (const job of jobs) {
+        const state = await job.getState();
+        // Removing a job a worker has just locked fails: that worker sees the request.
+        const removed =
+          WAITING_JOB_STATES.has(state) &&
+          (await job.remove().then(
+            () => true,
+            () => false,
+          ));
+        if (!removed && state !== 'completed' && state !== 'failed' && state !== 'unknown') active = true;
+      }
+      return active;
+    });
+    // Held by a worker: the worker ends it.
+    if (record.status === 'running' && held) {
+      if (!recordable) {
+        throw new SvcError(
+          'store: stopping a running run needs a store with shared values (getValue and setValueIf)',
+        );
+      }
+      return (await this.#store.getRun(storedId)) ?? record;
+    }
+    const ended = (await markStopped(this.#store, storedId, reason)) ?? record;
+    if (!isStoppedRecord(ended)) return ended;
+    const event = { type: 'abort' as const, reason: new RunStoppedError(reason) };
+    this.#bus ??= createEventBus(this.#connection, this.name);
+    await this.#bus.publish(storedId, event).catch(() => undefined);
+    if (hasRunEventLog(this.#store)) {
+      for (const id of logIds) {
+        const log = new RunEventLogWriter(this.#store, id);
+        log.push(encodeEvent(event));
+        await log.close();
+      }
+    }
+    return ended;
   }
 
   /**
@@ -266,20 +404,20 @@ export class RunQueue {
   }
 
   // Queues the run unless a job already holds it.
-  async #requeueIfStranded(record: RunRecord, operation: string): Promise<void> {
+  async #requeueIfStranded(record: RunRecord, operation: string, options: AddOptions = {}): Promise<void> {
     const live = await this.#bounded(record.id, operation, () => this.#liveRunIds());
-    if (!live.has(record.id)) await this.#readd(record, operation);
+    if (!live.has(record.id)) await this.#readd(record, operation, options);
   }
 
   // Adds the run's job again, first removing a finished job left under the same id (BullMQ would
   // otherwise ignore the add).
-  async #readd(record: RunRecord, operation: string): Promise<void> {
+  async #readd(record: RunRecord, operation: string, options: AddOptions = {}): Promise<void> {
     await this.#bounded(record.id, operation, async () => {
       const { queue } = await this.#open();
       const old = await queue.getJob(jobIdOf(record));
       if (old && ((await old.isFailed()) || (await old.isCompleted()))) await old.remove();
     });
-    await this.#add(record, {}, operation);
+    await this.#add(record, options, operation);
   }
 
   async #liveRunIds(): Promise<Set<string>> {
@@ -288,11 +426,7 @@ export class RunQueue {
     return new Set(jobs.map((job) => job?.data?.runId).filter((id): id is string => id !== undefined));
   }
 
-  async #add(
-    record: RunRecord,
-    options: { priority?: number | undefined; delay?: number | undefined; tenant?: string | undefined },
-    operation: string,
-  ) {
+  async #add(record: RunRecord, options: AddOptions, operation: string) {
     await this.#bounded(record.id, operation, async () => {
       const { queue } = await this.#open();
       await queue.add(
@@ -301,6 +435,7 @@ export class RunQueue {
           runId: record.id,
           agentName: record.agentName,
           ...(options.tenant !== undefined && { tenant: options.tenant }),
+          ...(options.eventLogId !== undefined && { eventLogId: options.eventLogId }),
         },
         {
           // One job per (run, version): re-queueing the same state twice is one job.
@@ -356,6 +491,13 @@ export class RunQueue {
     });
     return this.#backend;
   }
+}
+
+interface AddOptions {
+  priority?: number | undefined;
+  delay?: number | undefined;
+  tenant?: string | undefined;
+  eventLogId?: string | undefined;
 }
 
 // The id of a run's job at one version of its record (BullMQ ignores adding an id it holds).

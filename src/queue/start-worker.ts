@@ -1,15 +1,19 @@
 import type { Job, Worker } from 'bullmq';
 import type { Agent } from '../agent/agent.js';
-import type { Store } from '../agent/durable/store.js';
+import type { RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../transport/errors/api-error.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
-import { createEventBus } from './event-bus.js';
+import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { normalizeConnection, type QueueConnection } from './queue-connection.js';
+import { RunStoppedError } from './queue-errors.js';
 import type { RateLimits } from './rate-limits.js';
+import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
+import { markStopped, readStopRequest, watchStop } from './run-stop.js';
 import { createWorkerLimits } from './worker-limits.js';
 import { deferFailures, fenceWrites, markFailed } from './worker-store.js';
 
@@ -54,8 +58,44 @@ export interface StartWorkerOptions {
    * for budget, and a 429 pauses that model fleet-wide. Without it, requests go out as runs make them.
    */
   limits?: RateLimits;
+  /**
+   * How often a running run re-reads its stop request (`queue.stop`), in case the store's signal was
+   * lost; a stop normally arrives by the signal at once. @default 2_000
+   */
+  stopCheckMs?: number;
+  /**
+   * How long a run's event log (kept when the store has `appendRunEvents`) stays after its last event.
+   * @default 86_400_000
+   */
+  eventLogTtlMs?: number;
+  /**
+   * Called when this worker starts executing a run (also one taken over from another worker); the
+   * observer it answers sees the run's events and its end. A web chat keeps its shared state with it
+   * (`chatRunObserver` of svc-agents/web). Its failures go to `onError`, never to the run.
+   */
+  observeRun?: (run: { runId: string; eventLogId: string }) => Promise<WorkerRunObserver | undefined>;
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
+}
+
+/** How a run ended in a worker: as the agent ended it, failed for good, or stopped by `queue.stop`. */
+export type WorkerRunStatus = 'completed' | 'interrupted' | 'failed' | 'stopped';
+
+/** What `observeRun` answers: told about one run while this worker executes it. */
+export interface WorkerRunObserver {
+  /** Each event of the run, as it is published. */
+  onEvent?(event: AgentEvent): void;
+  /** The run ended for good in this worker (not a retry or a hand-over), after its events were stored. */
+  onEnd?(ending: { status: WorkerRunStatus; record: RunRecord | undefined }): Promise<void>;
+  /** This worker no longer executes the run (it ended, or goes back to the queue): always called, last. */
+  onRelease?(): Promise<void>;
+}
+
+// One attempt of a job: its event log, its observer, and how it ended for good (if it did).
+interface JobAttempt {
+  log: RunEventLogWriter | undefined;
+  observer: WorkerRunObserver | undefined;
+  ended: WorkerRunStatus | undefined;
 }
 
 /** A running worker. */
@@ -94,8 +134,35 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const transientFailures = new Map<string, number>();
   const limits = createWorkerLimits(connection, name, options.limits, onError);
 
+  const stopCheckMs = options.stopCheckMs ?? 2_000;
+  // The run's event log in the store, when the store keeps one: any web server relays it from there.
+  const openLog = (runId: string) =>
+    hasRunEventLog(options.store)
+      ? new RunEventLogWriter(options.store, runId, { ttlMs: options.eventLogTtlMs, onError })
+      : undefined;
+
+  // Sends an event to the queue's bus (`queue.events`) and to the run's stored log.
+  const publish = (runId: string, event: AgentEvent, log: RunEventLogWriter | undefined) => {
+    bus.publish(runId, event).catch(onError);
+    log?.push(encodeEvent(event));
+  };
+
+  // An event of a run this worker does not drive (it failed for good): appended on its own.
   const publishError = (runId: string, error: unknown) => {
-    bus.publish(runId, { type: 'error', error }).catch(onError);
+    const log = openLog(runId);
+    publish(runId, { type: 'error', error }, log);
+    log?.close().catch(onError);
+  };
+
+  // The run was asked to stop: recorded as stopped, its followers told with an `abort` event.
+  const endStopped = async (
+    runId: string,
+    reason: string | undefined,
+    log: RunEventLogWriter | undefined,
+  ) => {
+    await markStopped(options.store, runId, reason);
+    publish(runId, { type: 'abort', reason: new RunStoppedError(reason) }, log);
+    return 'stopped';
   };
 
   const delayRun = async (job: Job<RunJobData>, token: string | undefined, delay: number) => {
@@ -133,29 +200,91 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     token: string | undefined,
     signal: AbortSignal,
   ): Promise<string> => {
+    const { runId } = job.data;
+    const eventLogId = job.data.eventLogId ?? runId;
+    const log = openLog(eventLogId);
+    const observer = options.observeRun
+      ? await options.observeRun({ runId, eventLogId }).catch((error: unknown) => {
+          onError(error);
+          return undefined;
+        })
+      : undefined;
+    const attempt: JobAttempt = { log, observer, ended: undefined };
+    try {
+      return await runLogged(job, token, signal, attempt);
+    } finally {
+      // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
+      if (log && !(await log.close())) onError(new Error(`Events of run "${runId}" could not be stored`));
+      // Told after the events are stored, so whoever waits for the end has them all.
+      if (attempt.ended && observer?.onEnd) {
+        const record = await options.store.getRun(runId).catch(() => undefined);
+        await observer.onEnd({ status: attempt.ended, record }).catch(onError);
+      }
+      await observer?.onRelease?.().catch(onError);
+    }
+  };
+
+  const runLogged = async (
+    job: Job<RunJobData>,
+    token: string | undefined,
+    signal: AbortSignal,
+    attempt: JobAttempt,
+  ): Promise<string> => {
+    const { log, observer } = attempt;
     const { runId, agentName } = job.data;
+    // A stop is asked by the run id, or by the event log id a chat knows a continuation by.
+    const stopIds = [...new Set([runId, job.data.eventLogId ?? runId])];
+    // Asked to stop while it waited, or while another worker (since killed) ran it.
+    for (const id of stopIds) {
+      const stopRequest = await readStopRequest(options.store, id);
+      if (stopRequest) {
+        attempt.ended = 'stopped';
+        return endStopped(runId, stopRequest.reason, log);
+      }
+    }
     const agent = options.agents[agentName];
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
       await markFailed(options.store, runId, error).catch(onError);
-      publishError(runId, error);
+      publish(runId, { type: 'error', error }, log);
+      attempt.ended = 'failed';
       throw error;
     }
     const runLimits = await limits.start(job);
+    const stop = new AbortController();
+    const unwatchers = await Promise.all(
+      stopIds.map((id) =>
+        watchStop(options.store, id, (reason) => stop.abort(new RunStoppedError(reason)), {
+          recheckMs: stopCheckMs,
+          onError,
+        }),
+      ),
+    );
+    const unwatchStop = () => Promise.all(unwatchers.map((unwatch) => unwatch()));
+    // A stop aborts the run (no tool starts after it) but, unlike a forced close, its writes go on: the
+    // worker records how it ended.
+    const runSignal = AbortSignal.any([signal, stop.signal]);
     try {
       const result = await agent.resume(runId, {
         store: fenceWrites(store, signal),
-        signal,
+        signal: runSignal,
         onEvent: (event) => {
-          if (signal.aborted) return;
+          if (runSignal.aborted) return;
           runLimits.observe(event);
-          bus.publish(runId, event).catch(onError);
+          publish(runId, event, log);
+          observer?.onEvent?.(event);
         },
         ...runLimits.options,
       });
       transientFailures.delete(runId);
+      attempt.ended = result.status;
       return result.status;
     } catch (error) {
+      if (stop.signal.aborted && !signal.aborted) {
+        transientFailures.delete(runId);
+        attempt.ended = 'stopped';
+        return await endStopped(runId, (stop.signal.reason as RunStoppedError).reason, log);
+      }
       // Force-closed: the run is left, as it was last checkpointed, to another worker (at once; if the
       // queue cannot be told, once its lock expires). Failing the job would strand the run.
       if (signal.aborted) {
@@ -176,10 +305,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         onError(error);
         transientFailures.delete(runId);
         await markFailed(options.store, runId, error).catch(onError);
-        publishError(runId, error);
+        publish(runId, { type: 'error', error }, log);
+        attempt.ended = 'failed';
         throw new backend.UnrecoverableError(error instanceof Error ? error.message : String(error));
       }
       throw error;
+    } finally {
+      await unwatchStop().catch(onError);
     }
   };
 

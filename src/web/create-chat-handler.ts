@@ -4,6 +4,7 @@ import type { Store } from '../agent/durable/store.js';
 import { type ImagePart, imagePart } from '../api/parts/image-part.js';
 import { isHttpUrl } from '../api/parts/read-part-bytes.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import type { RunQueue } from '../queue/run-queue.js';
 import { memoryStore } from '../stores/memory-store.js';
 import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 import { toSseResponse } from '../transport/sse/sse-writer.js';
@@ -13,6 +14,7 @@ import { requireChatStateStore } from './chat-state.js';
 import type { ChatAgent } from './execute-chat-run.js';
 import { handleNodeRequest, requestPathname } from './handle-node-request.js';
 import { inProcessChatRunner } from './in-process-chat-runner.js';
+import { queueChatRunner } from './queue-chat-runner.js';
 import { defaultMaxBodyBytes, readJsonObject } from './request-body.js';
 import { createUIChatRuns } from './ui-chat-runs.js';
 import { routeUI } from './ui-routes.js';
@@ -30,8 +32,13 @@ export interface ChatHandlerOptions {
    * sharing one Redis or PostgreSQL store serve one chat together. @default memoryStore() (evicting)
    */
   store?: Store;
-  /** Where runs execute. @default inProcessChatRunner({ agent, store }) */
+  /** Where runs execute. @default inProcessChatRunner({ agent, store }), or queueChatRunner with `queue` */
   runner?: ChatRunner;
+  /**
+   * Runs each turn on the queue's workers instead of in this process (`queueChatRunner({ queue, store })`):
+   * the web server only relays events. The workers serve the chat's agent as `'chat'` and share the store.
+   */
+  queue?: RunQueue;
   /** The path the routes live under. @default '/api' */
   basePath?: string;
   /** Heartbeat and `retry:` of the event streams. */
@@ -100,11 +107,15 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     onError = console.error,
   } = options;
   const store = requireChatStateStore(options.store ?? memoryStore());
-  if (!options.runner && !agent) {
-    throw new ChatRequestError({ status: 500, message: 'agent: required unless a runner is given' });
+  if (!options.runner && !options.queue && !agent) {
+    throw new ChatRequestError({
+      status: 500,
+      message: 'agent: required unless a runner or a queue is given',
+    });
   }
   const runner =
     options.runner ??
+    (options.queue && queueChatRunner({ queue: options.queue, store, leaseMs, keepEndedRunsMs })) ??
     inProcessChatRunner({ agent: agent!, store, leaseMs, keepEndedRunsMs, stopCheckMs: recheckMs, onError });
   const generateId = options._internal?.generateId ?? randomUUID;
   const base = basePath.replace(/\/+$/, '');

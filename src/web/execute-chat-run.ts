@@ -162,7 +162,7 @@ export function holdsImage(messages: readonly ChatMessage[]): boolean {
  * A stopped run never reached its session (the agent appends on completion or pause): keep what the page
  * showed, so the history holds neither less nor more than the user saw, and no unanswered tool call.
  */
-async function keepShown(store: ChatStateStore, run: ExecuteChatRunOptions['run'], shown: string) {
+export async function keepShown(store: ChatStateStore, run: ExecuteChatRunOptions['run'], shown: string) {
   const items: ChatMessage[] = run.kind === 'start' ? [...run.messages] : [];
   if (shown !== '') items.push({ role: 'assistant', content: shown });
   if (items.length > 0)
@@ -170,7 +170,7 @@ async function keepShown(store: ChatStateStore, run: ExecuteChatRunOptions['run'
 }
 
 /** The run's `chat:run:` value, renewed while it runs so a crashed process's run is seen as over. */
-class RunLease {
+export class RunLease {
   constructor(
     readonly store: ChatStateStore,
     readonly runId: string,

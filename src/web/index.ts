@@ -8,6 +8,7 @@ export { toAgentEventJson } from '../agent/agent-event-json.js';
 export type { SseFrame } from '../transport/sse/sse-frame.js';
 export type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 export type { ApprovalDecision } from './apply-decisions.js';
+export { type ChatRunObserverOptions, chatRunObserver } from './chat-run-observer.js';
 export type { ChatRunContinue, ChatRunner, ChatRunStart } from './chat-runner.js';
 export type { ChatSessionView } from './chat-sessions.js';
 export {
@@ -27,6 +28,11 @@ export {
 export { type ExecuteChatRunOptions, executeChatRun } from './execute-chat-run.js';
 export { handleNodeRequest, type NodeRequestOptions } from './handle-node-request.js';
 export { type InProcessChatRunnerOptions, inProcessChatRunner } from './in-process-chat-runner.js';
+export {
+  DEFAULT_CHAT_AGENT_NAME,
+  type QueueChatRunnerOptions,
+  queueChatRunner,
+} from './queue-chat-runner.js';
 export { type RelayRunEventsOptions, relayRunEvents } from './relay-run-events.js';
 export { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
 export {

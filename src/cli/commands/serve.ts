@@ -1,16 +1,17 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
+import type { ChatRunner } from '../../web/chat-runner.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { checkAllowedOrigins, startChatServer } from '../../web/serve/start-chat-server.js';
 import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
 import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import { CliUsageError } from '../cli-usage-error.js';
-import type { CommandSpec } from '../command.js';
+import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { demoTools } from '../demo-tools/demo-tools.js';
-import { backendOptions, openRunBackend } from './run-backend.js';
+import { backendOptions, openRunBackend, type RunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 
 /** `svc-agents serve`: the one-page web chat for the demo agent or a user's agent module. */
@@ -18,10 +19,15 @@ export const serveCommand: CommandSpec = {
   path: ['serve'],
   summary: 'serve a web chat for the demo agent or your agent on 127.0.0.1 (default port 8787)',
   usage:
-    'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]... [--voice <name>] [--redis URL | --postgres URL] [--namespace NAME] [--allow-origin <origin>]...',
+    'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]... [--voice <name>] [--redis URL | --postgres URL] [--namespace NAME] [--queue] [--allow-origin <origin>]...',
   positionals: { min: 0, max: 0 },
   options: {
     ...backendOptions,
+    queue: {
+      type: 'boolean',
+      description:
+        'run the chats on queue workers (`svc-agents worker` on the same --redis/--postgres and --namespace) instead of in this process',
+    },
     port: {
       type: 'string',
       valueName: '<n>',
@@ -64,7 +70,11 @@ export const serveCommand: CommandSpec = {
     'takes file uploads into a knowledge base of the chat and images attached to the next message (answered\n' +
     `by ${defaultVisionModel}). Stop with Ctrl-C.\n` +
     "Sessions, paused runs and each run's events are kept in memory (lost on restart), or with --redis / --postgres\n" +
-    'in that store, shared by every serve process on it: a page reconnects, approves or stops on any of them.',
+    'in that store, shared by every serve process on it: a page reconnects, approves or stops on any of them.\n' +
+    'With --queue the answers are computed by workers and this process only relays them; two commands give a\n' +
+    'scaled-out chat (the worker serves the demo agent as "chat"; an --agent of yours needs a worker whose --agents\n' +
+    'module exports it as `chat`):\n' +
+    '  svc-agents serve --redis redis://127.0.0.1:6379 --queue   and   svc-agents worker --redis redis://127.0.0.1:6379',
   async run(ctx, args) {
     const portText = (args.values.port as string | undefined) ?? '8787';
     const port = Number(portText);
@@ -106,13 +116,21 @@ export const serveCommand: CommandSpec = {
       args.values.namespace ??
       env.SVC_REDIS_URL ??
       env.SVC_POSTGRES_URL;
+    if (args.values.queue && shared === undefined) {
+      throw new CliUsageError(
+        '--queue needs --redis <url> or --postgres <url>: the workers share that store',
+        'serve',
+      );
+    }
     const backend = shared === undefined ? undefined : await openRunBackend(ctx, args, 'serve');
+    const runner = backend && args.values.queue ? await queueRunner(ctx, backend) : undefined;
     const server = await startChatServer({
       client,
       agent,
       port,
       allowedOrigins,
       ...(backend && { store: backend.store }),
+      ...(runner && { runner }),
       subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model})`}${emulated ? ' on the embedded emulator' : ''}`,
     });
     ctx.defer(() => server.close());
@@ -125,6 +143,21 @@ export const serveCommand: CommandSpec = {
     return 0;
   },
 };
+
+/** The runner of `--queue`: each chat's turn enqueued for `svc-agents worker` on the same backend. */
+async function queueRunner(ctx: CommandContext, backend: RunBackend): Promise<ChatRunner> {
+  const [{ RunQueue }, { queueChatRunner }] = await Promise.all([
+    import('../../queue/run-queue.js'),
+    import('../../web/queue-chat-runner.js'),
+  ]);
+  const queue = new RunQueue({
+    connection: backend.connection,
+    store: backend.store,
+    name: backend.queueName,
+  });
+  ctx.defer(() => queue.close());
+  return queueChatRunner({ queue, store: backend.store });
+}
 
 /** Imports a user's agent module (TypeScript through tsx when Node cannot load it). */
 async function loadAgentModule(path: string): Promise<ServeAgentFactory> {

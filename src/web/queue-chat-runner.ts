@@ -1,0 +1,116 @@
+import type { Store } from '../agent/durable/store.js';
+import { RunStateError } from '../agent/run-state.js';
+import type { RunQueue } from '../queue/run-queue.js';
+import { isStoppedRecord } from '../queue/run-stop.js';
+import { SvcError } from '../transport/errors/svc-error.js';
+import { endChatRun } from './chat-run-observer.js';
+import type { ChatRunner } from './chat-runner.js';
+import { type ChatRunInfo, chatKeys, readJsonValue, requireChatStateStore } from './chat-state.js';
+import { RunLease } from './execute-chat-run.js';
+
+/** The agent name a chat's runs are enqueued under when none is given: what `svc-agents worker` serves. */
+export const DEFAULT_CHAT_AGENT_NAME = 'chat';
+
+/** Options of `queueChatRunner`. */
+export interface QueueChatRunnerOptions {
+  /** The queue the workers take runs from; it must use the chat handler's store. */
+  queue: RunQueue;
+  /** The chat handler's store (the queue's and the workers'). */
+  store: Store;
+  /** The name the workers know the chat's agent by (a key of their `agents`). @default 'chat' */
+  agentName?: string;
+  /**
+   * BullMQ priority of chat runs (1 is the highest): a person waits for them, so they go before batch
+   * work queued without one. @default 1
+   */
+  priority?: number;
+  /** The handler's `leaseMs`: a queued turn's lease is renewed here until a worker vouches for it. @default 30_000 */
+  leaseMs?: number;
+  /** The handler's `keepEndedRunsMs`. @default 300_000 */
+  keepEndedRunsMs?: number;
+}
+
+/**
+ * A `ChatRunner` that runs a chat's turns on queue workers (`startWorker` with `observeRun:
+ * chatRunObserver({ store })`, or `svc-agents worker`) instead of in the web process: each turn is
+ * enqueued with its session, a paused run is continued through `queue.decide` (the decisions recorded in
+ * the stored run, applied once) and stopped through `queue.stop`. The workers append the runs' events to
+ * the store's event log, which any web server of the chat relays, so a web server restarted mid-answer
+ * loses nothing.
+ * @example
+ * const queue = new RunQueue({ connection: 'redis://127.0.0.1:6379', store });
+ * const handler = createChatHandler({ store, runner: queueChatRunner({ queue, store }) });
+ */
+export function queueChatRunner(options: QueueChatRunnerOptions): ChatRunner {
+  const {
+    queue,
+    agentName = DEFAULT_CHAT_AGENT_NAME,
+    priority = 1,
+    leaseMs = 30_000,
+    keepEndedRunsMs = 300_000,
+  } = options;
+  if (!queue || typeof queue.enqueue !== 'function') {
+    throw new SvcError('queue: required: the RunQueue the workers take runs from');
+  }
+  if (typeof agentName !== 'string' || agentName === '') {
+    throw new SvcError('agentName: must be a non-empty string');
+  }
+  const store = requireChatStateStore(options.store);
+  // Turns enqueued from this process whose outcome is not known yet: their leases are renewed here while
+  // they wait for a worker (a busy queue must not look like a crashed run to the chat servers).
+  const waiting = new Map<string, RunLease>();
+  const renewTimer = setInterval(
+    () => {
+      for (const [runId, lease] of waiting) {
+        void readJsonValue<ChatRunInfo>(store, chatKeys.run(runId))
+          .then(({ value }) => {
+            if (!value || value.outcome) waiting.delete(runId);
+            else return lease.renew();
+          })
+          .catch(() => {});
+      }
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
+  renewTimer.unref();
+  const watch = (runId: string) => waiting.set(runId, new RunLease(store, runId, leaseMs));
+
+  return {
+    async start({ runId, sessionId, messages }) {
+      await queue.enqueue(agentName, messages, { runId, session: sessionId, priority });
+      watch(runId);
+    },
+    async continue({ runId, pausedRunId, decisions }) {
+      await queue.decide(pausedRunId, decisions, { eventLogId: runId });
+      watch(runId);
+    },
+    async stop(runId, reason) {
+      waiting.delete(runId);
+      let record: Awaited<ReturnType<RunQueue['stop']>>;
+      try {
+        record = await queue.stop(runId, reason);
+      } catch (error) {
+        // Not stored (yet, or any more): the stop request the handler wrote stops a job taking it later.
+        if (!RunStateError.isInstance(error)) throw error;
+        return;
+      }
+      // Ended before a worker took it: nobody else ends the chat's turn.
+      if (!isStoppedRecord(record)) return;
+      const info = (await readJsonValue<ChatRunInfo>(store, chatKeys.run(runId))).value;
+      if (!info || info.outcome) return;
+      await endChatRun(
+        store,
+        { runId, agentRunId: info.agentRunId, sessionId: info.sessionId },
+        'stopped',
+        record,
+        '',
+        { keepEndedRunsMs },
+      );
+    },
+    // The queue is the caller's: it may serve other handlers.
+    async close() {
+      clearInterval(renewTimer);
+      waiting.clear();
+    },
+  };
+}
