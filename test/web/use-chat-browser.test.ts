@@ -1,5 +1,10 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +15,10 @@ import type { ScriptedAnswer } from '../../src/emulator/types.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
 import { chromiumAvailable, launchChromium } from '../helpers/launch-chromium.js';
+import { type QueueNamespace, queueBackends } from '../helpers/queue-backends.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
+import type { QueueChatProcessConfig } from './fixtures/queue-chat-process.js';
+import type { UseChatServerConfig } from './fixtures/use-chat-queue-server.js';
 
 const env = useAgentTestEnv();
 
@@ -48,8 +56,14 @@ const slowAnswerThenWeather = (): ScriptedAnswer => ({
   fault: { dripMs: 150 },
 });
 
-/** The `useChat` app of `use-chat-app/`, bundled as a user's build would (React in production mode). */
-async function bundleApp(): Promise<string> {
+let bundled: Promise<string> | undefined;
+/** The `useChat` app of `use-chat-app/`, bundled once per file as a user's build would (React in production mode). */
+function bundleApp(): Promise<string> {
+  bundled ??= buildApp();
+  return bundled;
+}
+
+async function buildApp(): Promise<string> {
   const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [fileURLToPath(new URL('./use-chat-app/chat-app.tsx', import.meta.url))],
@@ -276,6 +290,108 @@ describe.runIf(chromiumAvailable())(
         expect(await page.locator('#error').count()).toBe(0);
         await page.context().close();
       });
+    });
+  },
+);
+
+const redis = queueBackends.find((backend) => backend.name === 'redis')!;
+
+// The web server runs in a child process on the test's Redis, its turns on a queue worker in another.
+describe.runIf(chromiumAvailable() && redis.available)(
+  'a useChat app on a chat server with queue workers, in Chromium',
+  { timeout: 120_000 },
+  () => {
+    let ns: QueueNamespace;
+    let dir: string;
+    let browser: Browser;
+    const children: ChildProcess[] = [];
+    let serverConfig: UseChatServerConfig;
+
+    const spawnProcess = (file: string, env: Record<string, string>) => {
+      const child = fork(fileURLToPath(new URL(file, import.meta.url)), {
+        execArgv: ['--import', 'tsx'],
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+        child.once('message', (message) => resolve({ child, url: (message as { url?: string }).url ?? '' }));
+        child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
+      });
+    };
+    const startServer = (port: number) =>
+      spawnProcess('./fixtures/use-chat-queue-server.ts', {
+        USE_CHAT_SERVER_CONFIG: JSON.stringify({ ...serverConfig, port }),
+      });
+
+    beforeAll(async () => {
+      ns = redis.create();
+      dir = await mkdtemp(join(tmpdir(), 'svc-use-chat-'));
+      const scriptFile = join(dir, 'app.js');
+      await writeFile(scriptFile, await bundleApp());
+      await writeFile(join(dir, 'tools.log'), '');
+      serverConfig = {
+        port: 0,
+        redisUrl: ns.storeOptions.url,
+        storePrefix: ns.storeOptions.prefix ?? '',
+        queueName: ns.queueName,
+        scriptFile,
+        page: PAGE,
+      };
+      const worker: QueueChatProcessConfig = {
+        role: 'worker',
+        backend: 'redis',
+        connection: ns.storeOptions.url,
+        store: ns.storeOptions,
+        queueName: ns.queueName,
+        baseURL: env.emu.baseURL,
+        toolLog: join(dir, 'tools.log'),
+      };
+      await spawnProcess('./fixtures/queue-chat-process.ts', {
+        QUEUE_CHAT_CONFIG: JSON.stringify(worker),
+        QUEUE_CHAT_API_KEY: env.emu.apiKey,
+      });
+      browser = await launchChromium();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await Promise.all(
+        children.splice(0).map(async (child) => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          const exited = once(child, 'exit');
+          child.kill('SIGKILL');
+          await exited;
+        }),
+      );
+      await ns?.cleanup();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it('should recover by itself when its server is killed and restarted mid-answer', async () => {
+      const words = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
+      const first = await startServer(0);
+      env.emu.script([{ message: { content: words }, fault: { dripMs: 250 } }]);
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`${first.url}/?chat=restart`);
+      await page.locator('#prompt').fill('Tell me a long story');
+      await page.locator('#prompt').press('Enter');
+      const answer = page.locator('li.msg.assistant').last();
+      await answer.locator('.text', { hasText: 'word3' }).waitFor({ timeout: 30_000 });
+
+      const exited = once(first.child, 'exit');
+      first.child.kill('SIGKILL');
+      await exited;
+      await startServer(Number(new URL(first.url).port));
+
+      // No reload, no click: the page reconnects and the answer goes on to its end, whole and once.
+      await answer.locator('.text', { hasText: 'word119' }).waitFor({ timeout: 60_000 });
+      await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toBe('ready');
+      expect(await page.locator('#error').count()).toBe(0);
+      expect(await page.locator('li.msg.user').allTextContents()).toEqual(['Tell me a long story']);
+      expect(await page.locator('li.msg.assistant').count()).toBe(1);
+      expect(await answer.locator('.text').textContent()).toBe(words);
+      await page.context().close();
     });
   },
 );

@@ -5,7 +5,7 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type UIMessage,
 } from 'ai';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /**
@@ -18,18 +18,44 @@ const chatId = params.get('chat') ?? 'default';
 const resume = params.get('resume') !== '0';
 
 function Chat({ initial }: { initial: UIMessage[] }) {
-  const { messages, sendMessage, status, error, stop, regenerate, addToolApprovalResponse, resumeStream } =
-    useChat({
-      id: chatId,
-      messages: initial,
-      resume,
-      transport: new DefaultChatTransport({ api: '/api/ui' }),
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-      // A connection lost mid-answer (a server restart): reconnect to the run, as the page would on focus.
-      onFinish: ({ isDisconnect }) => {
-        if (isDisconnect) setTimeout(() => void resumeStream(), 300);
-      },
-    });
+  const recoverRef = useRef<() => Promise<void>>(async () => {});
+  const {
+    messages,
+    setMessages,
+    sendMessage,
+    status,
+    error,
+    stop,
+    regenerate,
+    addToolApprovalResponse,
+    resumeStream,
+  } = useChat({
+    id: chatId,
+    messages: initial,
+    resume,
+    transport: new DefaultChatTransport({ api: '/api/ui' }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // The connection dropped mid-answer (a server restart): recover by ourselves.
+    onFinish: ({ isDisconnect }) => {
+      if (isDisconnect) void recoverRef.current();
+    },
+  });
+  /** Waits for the server to answer again, takes its conversation, and reconnects to a run still going. */
+  recoverRef.current = async () => {
+    for (;;) {
+      try {
+        const response = await fetch(`/api/ui/${encodeURIComponent(chatId)}/messages`);
+        if (response.ok) {
+          setMessages((await response.json()) as UIMessage[]);
+          break;
+        }
+      } catch {
+        // Still down: try again.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await resumeStream();
+  };
   const [input, setInput] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
   const submit = (event: FormEvent) => {
