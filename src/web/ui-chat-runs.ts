@@ -5,8 +5,8 @@ import { type ChatStateStore, chatKeys, readJsonValue, runIsOver } from './chat-
 import { shownItems } from './ui-shown-items.js';
 import { ChatRequestError } from './web-error.js';
 
-/** How long a chat is remembered as one that reconnects (`useChat({ resume: true })`). */
-const RESUMES_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long the values of an idle chat stay: whether it reconnects, what its page saw of its last run. */
+const UI_VALUES_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The last run a `useChat` page asked for in a chat (the value `chat:ui:last:<chatId>`): enough to put
@@ -43,7 +43,7 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
   async function markResumes(chatId: string): Promise<void> {
     const flag = await store.getValue(uiKeys.resumes(chatId));
     if (flag.value === undefined)
-      await store.setValueIf(uiKeys.resumes(chatId), flag.version, '1', { ttlMs: RESUMES_TTL_MS });
+      await store.setValueIf(uiKeys.resumes(chatId), flag.version, '1', { ttlMs: UI_VALUES_TTL_MS });
   }
 
   async function resumes(chatId: string): Promise<boolean> {
@@ -53,7 +53,7 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
   /** Records the run a page just asked for. */
   async function begin(chatId: string, run: UIChatRun): Promise<void> {
     const { version } = await store.getValue(uiKeys.last(chatId));
-    await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(run));
+    await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(run), { ttlMs: UI_VALUES_TTL_MS });
   }
 
   /** A page stopped following `runId` after event `shownUpTo`: stop the run now unless the chat reconnects. */
@@ -71,7 +71,8 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
     for (let attempt = 0; attempt < 3; attempt++) {
       const { value, version } = await lastOf(chatId);
       if (value?.runId !== runId) return;
-      if (await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(change(value)))) return;
+      const written = JSON.stringify(change(value));
+      if (await store.setValueIf(uiKeys.last(chatId), version, written, { ttlMs: UI_VALUES_TTL_MS })) return;
     }
   }
 
@@ -99,7 +100,11 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
     // One server rewrites: the one that clears the mark.
     const { shownUpTo: _, ...cleared } = last;
     if (last.before < 0 || events.length === 0) return { unseenApproval: false };
-    if (!(await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(cleared))))
+    if (
+      !(await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(cleared), {
+        ttlMs: UI_VALUES_TTL_MS,
+      }))
+    )
       return { unseenApproval: false };
     let count = (await store.getItems(chatId)).length;
     for (; count > last.before; count--) await store.popItem(chatId);

@@ -186,6 +186,26 @@ describe('the useChat routes', () => {
     });
   });
 
+  describe('when a request is malformed', () => {
+    it('should answer 400 naming the field for an unknown trigger, and 404 for other methods on the chat routes', async () => {
+      const { api } = await start();
+      const bad = await fetch(api, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id: 'chat-bad',
+          trigger: 'explode',
+          messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
+        }),
+      });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/^trigger: /);
+      expect((await fetch(`${api}/chat-bad/stream`, { method: 'POST' })).status).toBe(404);
+      expect((await fetch(`${api}/chat-bad/messages`)).status).toBe(200);
+      expect(await (await fetch(`${api}/chat-bad/messages`)).json()).toEqual([]);
+    });
+  });
+
   describe('when regenerate() asks for the last answer again', () => {
     it('should replace the last answer instead of adding a turn', async () => {
       const { api, base } = await start();

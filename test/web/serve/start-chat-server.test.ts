@@ -137,6 +137,8 @@ describe('startChatServer', () => {
         '/app.js',
         '/api/chat',
         '/api/ui',
+        '/api/ui/s1/stream',
+        '/api/ui/s1/messages',
         '/api/files',
         '/api/runs/r1/approvals',
         '/api/runs/r1/events',
