@@ -28,8 +28,8 @@ export type {
   ContextWindowOptions,
 } from './agent/context/context-window-options.js';
 export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
-// Durable runs (stores in `svc-agents/stores`, workers in `svc-agents/queue`)
-// (shared state a chat on several servers needs: event logs, signals, compare-and-set values)
+// Durable runs (stores in `svc-agents/stores`, workers in `svc-agents/queue`), and the shared state a chat
+// on several servers keeps in its store (run event logs, signals, compare-and-set values)
 export type {
   RunEventLogStore,
   RunRecord,

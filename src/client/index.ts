@@ -51,6 +51,10 @@ export interface ChatSessionSnapshot {
   sessionId: string;
   messages: import('../api/types/chat.js').ChatMessage[];
   activeRunId: string | null;
+  /** The run paused for approvals, if any (decide it with `decide(pausedRunId, ...)`). */
+  pausedRunId?: string | null;
+  /** The tool calls waiting for a decision. */
+  pendingApprovals?: Array<{ toolCallId: string; toolName: string; arguments: unknown }>;
 }
 
 /** An error answer of the chat backend. */
@@ -207,7 +211,19 @@ export function createChatClient(options: ChatClientOptions = {}) {
         last,
       );
     },
-    /** The conversation of a session and its run in progress. */
+    /**
+     * Stops a run wherever it executes (`POST /runs/:id/stop`); answers how it ended (`stopped`, or how it
+     * had already ended; `running` if it had not ended after the server's wait).
+     */
+    async stop(runId: string): Promise<string> {
+      const response = await request(`/runs/${encodeURIComponent(runId)}/stop`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return ((await response.json()) as { status: string }).status;
+    },
+    /** The conversation of a session, its run in progress and its pending approvals. */
     async session(sessionId: string): Promise<ChatSessionSnapshot> {
       const response = await request(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'GET' });
       return (await response.json()) as ChatSessionSnapshot;

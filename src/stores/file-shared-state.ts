@@ -10,9 +10,9 @@ import {
   checkGetValue,
   checkReadRunEvents,
   checkSetValueIf,
-  readRange,
-} from './shared-state-input.js';
+} from './shared-state-checks.js';
 import { RunEventGapError } from './store-errors.js';
+import { readRange } from './store-utils.js';
 
 const datasync = promisify(fdatasync);
 

@@ -18,10 +18,10 @@ import { withFileLock } from './file-lock.js';
 import { createFileSharedState } from './file-shared-state.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { createLocalSignals, type LocalSignals } from './local-signals.js';
-import { checkOnSignal } from './shared-state-input.js';
+import { checkOnSignal } from './shared-state-checks.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
-import { createPruneOnWrite, listNewestFirst, stampRecord, writeIdOf } from './store-utils.js';
+import { createPruneOnWrite, deliverSignal, listNewestFirst, stampRecord, writeIdOf } from './store-utils.js';
 import { checkStoredRun, isFinished, parseStoredRun, skippedRunWarning } from './stored-run.js';
 
 /** Options of `fileStore`. */
@@ -64,10 +64,6 @@ type StoredRun = RunRecord & { commitId?: string };
  */
 export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): GuardedStore {
   const { retentionMs, onWarning } = resolveStoreOptions(options);
-  const warnListener = (channel: string, error: unknown) =>
-    onWarning(
-      `a listener of signal channel "${channel}" threw: ${(error as Error)?.message ?? String(error)}`,
-    );
   const runsDir = join(dir, 'runs');
   const sessionsDir = join(dir, 'sessions');
   let ready: Promise<unknown> | undefined;
@@ -252,14 +248,9 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
       async onSignal(channel, listener) {
         checkOnSignal(channel, listener);
         // A listener that throws is reported to this store's onWarning, not the first store's of the folder.
-        const unsubscribe = await signals.onSignal(channel, (message) => {
-          try {
-            const result = listener(message) as unknown;
-            if (result instanceof Promise) result.catch((error: unknown) => warnListener(channel, error));
-          } catch (error) {
-            warnListener(channel, error);
-          }
-        });
+        const unsubscribe = await signals.onSignal(channel, (message) =>
+          deliverSignal([listener], channel, message, onWarning),
+        );
         const own = async () => {
           subscriptions.delete(own);
           await unsubscribe();

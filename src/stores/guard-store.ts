@@ -1,4 +1,4 @@
-import type { Store } from '../agent/durable/store.js';
+import type { RunEventLogStore, SharedValueStore, SignalStore, Store } from '../agent/durable/store.js';
 import { SvcError } from '../transport/errors/svc-error.js';
 import { StoreClosedError, StoreUnavailableError } from './store-errors.js';
 
@@ -33,8 +33,15 @@ export function isProgrammingError(error: unknown): boolean {
   );
 }
 
-/** A store with `close` and `pruneRuns` always present. */
-export type GuardedStore = Store & Required<Pick<Store, 'close' | 'pruneRuns'>>;
+/**
+ * A bundled store: `close`, `pruneRuns` and the shared state a chat on several servers needs (event logs,
+ * signals, compare-and-set values) always present.
+ */
+export type GuardedStore = Store &
+  Required<Pick<Store, 'close' | 'pruneRuns'>> &
+  RunEventLogStore &
+  SignalStore &
+  SharedValueStore;
 
 /**
  * Gives a store its failure contract in one place: after `close()` every operation rejects with
@@ -44,7 +51,7 @@ export type GuardedStore = Store & Required<Pick<Store, 'close' | 'pruneRuns'>>;
  */
 export function guardStore(
   storeName: string,
-  store: Required<Pick<Store, 'close' | 'pruneRuns'>> & Store,
+  store: GuardedStore,
   isConnectionError: (error: unknown) => boolean,
   onConnectionError?: (error: unknown) => void,
 ): GuardedStore {

@@ -1,5 +1,6 @@
 import type { SignalStore } from '../agent/durable/store.js';
-import { checkOnSignal, checkSignal, deliverSignal } from './shared-state-input.js';
+import { checkOnSignal, checkSignal } from './shared-state-checks.js';
+import { deliverSignal } from './store-utils.js';
 
 /** `SignalStore` within one process, plus `clear` (a closed store drops its listeners). */
 export interface LocalSignals extends SignalStore {

@@ -42,11 +42,6 @@ export class LruMap<K, V> {
     return entry.value;
   }
 
-  /** The value without marking it used (for listings). */
-  peek(key: K): V | undefined {
-    return this.#entries.get(key)?.value;
-  }
-
   /** Stores the value as the most recently used, then evicts what is idle or over the bound. */
   set(key: K, value: V): void {
     const now = this.#now();

@@ -19,11 +19,10 @@ import {
   checkGetValue,
   checkReadRunEvents,
   checkSetValueIf,
-  readRange,
-} from './shared-state-input.js';
+} from './shared-state-checks.js';
 import { RunEventGapError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
-import { createPruneOnWrite, listNewestFirst, stampRecord, writeIdOf } from './store-utils.js';
+import { createPruneOnWrite, listNewestFirst, readRange, stampRecord, writeIdOf } from './store-utils.js';
 import { isFinished } from './stored-run.js';
 
 /** Options of `memoryStore`. */

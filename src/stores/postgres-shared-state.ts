@@ -5,7 +5,7 @@ import {
   checkGetValue,
   checkReadRunEvents,
   checkSetValueIf,
-} from './shared-state-input.js';
+} from './shared-state-checks.js';
 import { RunEventGapError } from './store-errors.js';
 
 /** What the event log and the values need from `postgresStore`. */
@@ -29,8 +29,9 @@ const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 /**
  * Event logs in `run_events` (one row per event, primary key (run_id, id)) and values in `shared_values`.
- * A log's expiry is its last row's `expires_at`: an append writes its rows with the new expiry and moves
- * the last stored row's to it, so refreshing a log costs one row, not one per event. The gap check, the
+ * A log's expiry is its last row's `expires_at`: an append writes its rows with the new expiry, and an
+ * append with nothing new (a retry) moves the last stored row's, so refreshing a log costs one row, not
+ * one per event. Only such an append locks an existing row, so two racing appends cannot deadlock. The gap check, the
  * skipping of stored ids and the insert are one statement; two writers of the same ids meet on the
  * primary key (`ON CONFLICT DO NOTHING`), so a retried or raced append never duplicates an event.
  */
@@ -58,7 +59,8 @@ export function createPostgresSharedState({
     ), touched AS (
       UPDATE ${events} SET expires_at = (SELECT expires_at FROM state)
       WHERE run_id = $1 AND $4::bigint IS NOT NULL AND id = (SELECT id FROM last)
-        AND NOT (SELECT expired FROM state) AND $2::integer <= (SELECT next_id FROM state)
+        AND NOT (SELECT expired FROM state)
+        AND $2::integer + jsonb_array_length($3::jsonb) <= (SELECT next_id FROM state)
     )
     SELECT next_id, expired FROM state`;
   const purgeExpiredLog = `

@@ -1,6 +1,7 @@
 import type { Notification, Pool, PoolClient } from 'pg';
 import type { SignalStore } from '../agent/durable/store.js';
-import { checkOnSignal, checkSignal, deliverSignal } from './shared-state-input.js';
+import { checkOnSignal, checkSignal } from './shared-state-checks.js';
+import { deliverSignal } from './store-utils.js';
 
 /** `SignalStore` on PostgreSQL LISTEN/NOTIFY, plus `close` for its listening connection. */
 export interface PostgresSignals extends SignalStore {
@@ -48,8 +49,9 @@ export function encodeSignal(channel: string, message: string): string {
 /** The channel and message of a payload `encodeSignal` wrote, or undefined for anything else. */
 export function decodeSignal(payload: string): { channel: string; message: string } | undefined {
   const colon = payload.indexOf(':');
-  const length = Number(payload.slice(0, colon));
-  if (colon < 1 || !Number.isSafeInteger(length) || colon + 1 + length > payload.length) return undefined;
+  const prefix = payload.slice(0, colon);
+  const length = Number(prefix);
+  if (!/^[0-9]{1,4}$/.test(prefix) || length < 1 || colon + 1 + length > payload.length) return undefined;
   return {
     channel: payload.slice(colon + 1, colon + 1 + length),
     message: payload.slice(colon + 1 + length),

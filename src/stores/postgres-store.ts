@@ -64,7 +64,8 @@ const RUN_COLUMNS = 'id, record, version, created_at, updated_at, write_id';
  * `retentionMs` are pruned on write (at most once a minute) and by `pruneRuns()`, which also deletes
  * expired event logs and values (reads treat them as absent before). Run event logs live in `run_events`,
  * shared values in `shared_values`; signals use LISTEN/NOTIFY on one channel per schema, through one
- * connection of the pool the store holds from the first `onSignal` until `close()`.
+ * connection of the pool the store holds from the first `onSignal` until `close()` (a pool you pass
+ * needs room for it: `max` of at least 2).
  */
 export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore {
   const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);

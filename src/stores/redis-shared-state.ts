@@ -6,7 +6,7 @@ import {
   checkGetValue,
   checkReadRunEvents,
   checkSetValueIf,
-} from './shared-state-input.js';
+} from './shared-state-checks.js';
 import { RunEventGapError } from './store-errors.js';
 
 /** What the event logs and values need from `redisStore`. */

@@ -1,6 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { SignalStore } from '../agent/durable/store.js';
-import { checkOnSignal, checkSignal, deliverSignal } from './shared-state-input.js';
+import { checkOnSignal, checkSignal } from './shared-state-checks.js';
+import { deliverSignal } from './store-utils.js';
+
+/** A subscribed channel: its listeners, and the SUBSCRIBE that made it. */
+interface Channel {
+  listeners: Set<(message: string) => void>;
+  subscribed: Promise<unknown>;
+}
+
+// How often the subscriber connection is checked with a PING.
+const HEALTH_CHECK_EVERY_MS = 30_000;
 
 /** `SignalStore` on Redis pub/sub, plus `close` for its subscriber connection. */
 export interface RedisSignals extends SignalStore {
@@ -31,9 +41,10 @@ export function createRedisSignals({
   prefix,
   onWarning,
 }: RedisSignalsOptions): RedisSignals {
-  const listeners = new Map<string, Set<(message: string) => void>>();
+  const channels = new Map<string, Channel>();
   let subscriber: Promise<Redis> | undefined;
   let opened: Redis | undefined;
+  let healthCheck: NodeJS.Timeout | undefined;
   const channelOf = (channel: string) => `${prefix}signal:${channel}`;
   const nameOf = (redisChannel: string) => redisChannel.slice(prefix.length + 'signal:'.length);
 
@@ -42,8 +53,8 @@ export function createRedisSignals({
     opened = redis;
     redis.on('message', (redisChannel: string, message: string) => {
       const channel = nameOf(redisChannel);
-      const current = listeners.get(channel);
-      if (current) deliverSignal(current, channel, message, onWarning);
+      const current = channels.get(channel);
+      if (current) deliverSignal(current.listeners, channel, message, onWarning);
     });
     let warned = false;
     redis.on('error', (error: Error) => {
@@ -58,14 +69,22 @@ export function createRedisSignals({
         return;
       }
       warned = false;
-      const channels = [...listeners.keys()].map(channelOf);
-      if (channels.length === 0) return;
-      redis.subscribe(...channels).catch((error: Error) => {
+      const names = [...channels.keys()].map(channelOf);
+      if (names.length === 0) return;
+      redis.subscribe(...names).catch((error: Error) => {
         onWarning(`redisStore: subscribing again after a reconnect failed (${error.message})`);
         // The next drop and ready tries again; a half-open connection is replaced now.
         redis.disconnect(true);
       });
     });
+    // A half-open connection never reports an error itself: a PING that times out (commandTimeout)
+    // replaces it, and the `ready` above subscribes the new one again.
+    healthCheck = setInterval(() => {
+      if (redis.status !== 'ready') return;
+      redis.ping().catch(() => {
+        if (redis.status === 'ready') redis.disconnect(true);
+      });
+    }, HEALTH_CHECK_EVERY_MS).unref();
     return redis;
   };
   const subscriberConnection = () => {
@@ -84,32 +103,37 @@ export function createRedisSignals({
     async onSignal(channel, listener) {
       checkOnSignal(channel, listener);
       const redis = await subscriberConnection();
-      const own = (message: string) => listener(message);
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set([own]);
-        listeners.set(channel, set);
-        try {
-          await redis.subscribe(channelOf(channel));
-        } catch (error) {
-          set.delete(own);
-          if (set.size === 0 && listeners.get(channel) === set) listeners.delete(channel);
-          throw error;
-        }
-      } else {
-        set.add(own);
+      let entry = channels.get(channel);
+      if (!entry) {
+        const created: Channel = { listeners: new Set(), subscribed: redis.subscribe(channelOf(channel)) };
+        channels.set(channel, created);
+        created.subscribed.catch(() => {
+          if (channels.get(channel) === created) channels.delete(channel);
+        });
+        entry = created;
       }
-      const subscribed = set;
+      const own = (message: string) => listener(message);
+      entry.listeners.add(own);
+      // A second listener of a channel being subscribed waits for it too, so it misses nothing after this.
+      try {
+        await entry.subscribed;
+      } catch (error) {
+        entry.listeners.delete(own);
+        throw error;
+      }
+      const subscribed = entry;
       return async () => {
-        subscribed.delete(own);
-        if (subscribed.size > 0 || listeners.get(channel) !== subscribed) return;
-        listeners.delete(channel);
+        subscribed.listeners.delete(own);
+        if (subscribed.listeners.size > 0 || channels.get(channel) !== subscribed) return;
+        channels.delete(channel);
         // A connection that is down forgets the channel anyway: it is not subscribed again on `ready`.
         await redis.unsubscribe(channelOf(channel)).catch(() => undefined);
       };
     },
     async close() {
-      listeners.clear();
+      channels.clear();
+      if (healthCheck) clearInterval(healthCheck);
+      healthCheck = undefined;
       const current = subscriber;
       subscriber = undefined;
       const redis = opened ?? (await current?.catch(() => undefined));

@@ -64,3 +64,39 @@ export async function loadOptional<T>(name: string, load: () => Promise<T>, feat
     throw new SvcError(`${feature} needs the optional package "${name}": npm install ${name}`, { cause });
   }
 }
+
+/** The index range `[start, end)` of the events `readRunEvents(afterId, limit)` answers from a log of `length`. */
+export function readRange(
+  length: number,
+  afterId: number | undefined,
+  limit: number | undefined,
+): [number, number] {
+  const start = Math.min(length, afterId === undefined ? 0 : afterId + 1);
+  return [start, limit === undefined ? length : Math.min(length, start + limit)];
+}
+
+/**
+ * Calls each listener with `message`, each in its own try: one that throws (or rejects) is reported to
+ * `onWarning` and the others still get the message.
+ */
+export function deliverSignal(
+  listeners: Iterable<(message: string) => void>,
+  channel: string,
+  message: string,
+  onWarning: (message: string) => void,
+): void {
+  for (const listener of [...listeners]) {
+    try {
+      const result = listener(message) as unknown;
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => warnListenerFailed(channel, error, onWarning));
+      }
+    } catch (error) {
+      warnListenerFailed(channel, error, onWarning);
+    }
+  }
+}
+
+function warnListenerFailed(channel: string, error: unknown, onWarning: (message: string) => void): void {
+  onWarning(`a listener of signal channel "${channel}" threw: ${(error as Error)?.message ?? String(error)}`);
+}

@@ -205,7 +205,10 @@ export function createChatSessions(options: ChatSessionsOptions) {
         decisions: decisions as ApprovalDecision[],
       });
     } catch (error) {
-      await store.setValueIf(chatKeys.paused(sessionId), paused.version + 1, JSON.stringify(run));
+      // The runner refused it: the run is paused again, for a retry.
+      const now = await store.getValue(chatKeys.paused(sessionId));
+      if (now.value === undefined)
+        await store.setValueIf(chatKeys.paused(sessionId), now.version, JSON.stringify(run));
       await releaseSession(sessionId, runId);
       throw error;
     }

@@ -45,6 +45,8 @@ export const chatKeys = {
   active: (sessionId: string) => `chat:active:${sessionId}`,
   paused: (sessionId: string) => `chat:paused:${sessionId}`,
   stop: (runId: string) => `chat:stop:${runId}`,
+  /** The knowledge base of a session's uploads (the `serve` page). */
+  knowledgeBase: (sessionId: string) => `chat:kb:${sessionId}`,
   eventsChannel: (runId: string) => `events:${runId}`,
   stopChannel: (runId: string) => `stop:${runId}`,
 };

@@ -57,7 +57,7 @@ export interface ExecuteChatRunOptions {
  */
 export async function executeChatRun(options: ExecuteChatRunOptions): Promise<ChatRunOutcome> {
   const { store, run, leaseMs = 30_000, stopCheckMs = 1_000, keepEndedRunsMs = 300_000 } = options;
-  const { runId, sessionId } = run;
+  const { runId } = run;
   const abort = new AbortController();
   let stopped = false;
   const stop = () => {
@@ -77,6 +77,9 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   const leaseTimer = setInterval(() => void lease.renew(), Math.max(50, Math.floor(leaseMs / 3)));
   const log = new EventLogWriter(store, runId, keepEndedRunsMs);
   let shown = '';
+  // The run's last event is appended only once the session and its values are settled: a client that
+  // acts on `finish` (approves, sends the next message, reads the session) finds them so on any server.
+  const held: string[] = [];
   let outcome: ChatRunOutcome = 'failed';
   let result: RunResult<unknown> | undefined;
   try {
@@ -84,7 +87,9 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
     try {
       for await (const event of stream) {
         if (event.type === 'text-delta') shown += event.text;
-        log.push(JSON.stringify(toAgentEventJson(event)));
+        const data = JSON.stringify(toAgentEventJson(event));
+        if (held.length > 0 || TERMINAL_EVENTS.has(event.type)) held.push(data);
+        else log.push(data);
       }
     } catch {
       // The failure is in the log as its `error` or `abort` event.
@@ -93,7 +98,7 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
     outcome = result ? (result.status === 'interrupted' ? 'interrupted' : 'completed') : 'failed';
   } catch (error) {
     // The run could not start (a bad paused state, an agent factory that threw): say so in its log.
-    log.push(JSON.stringify(toAgentEventJson({ type: 'error', error })));
+    held.push(JSON.stringify(toAgentEventJson({ type: 'error', error })));
     options.onError?.(error);
   } finally {
     clearInterval(stopTimer);
@@ -103,6 +108,32 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   }
   if (!result && stopped) outcome = 'stopped';
   await log.flush();
+  await settleChatRun({ store, run, outcome, result, shown });
+  for (const data of held) log.push(data);
+  await log.flush();
+  await lease.end(outcome, outcome === 'interrupted' ? undefined : keepEndedRunsMs);
+  await trySignal(store, chatKeys.eventsChannel(runId), 'end');
+  return outcome;
+}
+
+/** The events after which a run has nothing more to say. */
+const TERMINAL_EVENTS = new Set(['finish', 'error', 'abort']);
+
+/**
+ * Settles what a chat run leaves in the store once it ended, before its last event is appended: a stopped
+ * run's session keeps what was shown, a paused run becomes the session's paused run (with its pending
+ * calls), and the session's active run is released. Whatever executes a run (this process, a queue
+ * worker) settles it this way.
+ */
+export async function settleChatRun(options: {
+  store: ChatStateStore;
+  run: ExecuteChatRunOptions['run'];
+  outcome: ChatRunOutcome;
+  result: RunResult<unknown> | undefined;
+  shown: string;
+}): Promise<void> {
+  const { store, run, outcome, result, shown } = options;
+  const { runId, sessionId } = run;
   if (outcome === 'stopped') await keepShown(store, run, shown);
   if (outcome === 'interrupted' && result) {
     const paused: PausedChatRun = {
@@ -117,11 +148,8 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
     const current = await store.getValue(chatKeys.paused(sessionId));
     await store.setValueIf(chatKeys.paused(sessionId), current.version, JSON.stringify(paused));
   }
-  await lease.end(outcome, outcome === 'interrupted' ? undefined : keepEndedRunsMs);
   const active = await store.getValue(chatKeys.active(sessionId));
   if (active.value === runId) await store.setValueIf(chatKeys.active(sessionId), active.version, undefined);
-  await trySignal(store, chatKeys.eventsChannel(runId), 'end');
-  return outcome;
 }
 
 async function startStream(

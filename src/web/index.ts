@@ -25,7 +25,7 @@ export {
   type ChatHandlerOptions,
   createChatHandler,
 } from './create-chat-handler.js';
-export { type ExecuteChatRunOptions, executeChatRun } from './execute-chat-run.js';
+export { type ExecuteChatRunOptions, executeChatRun, settleChatRun } from './execute-chat-run.js';
 export { handleNodeRequest, type NodeRequestOptions } from './handle-node-request.js';
 export { type InProcessChatRunnerOptions, inProcessChatRunner } from './in-process-chat-runner.js';
 export {

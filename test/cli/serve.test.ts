@@ -1,17 +1,28 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { REDIS_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
 
 let child: ChildProcess | undefined;
+const children: ChildProcess[] = [];
 afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  for (const started of children) if (started.exitCode === null) started.kill('SIGKILL');
 });
+const emulatorDir = mkdtempSync(join(tmpdir(), 'svc-serve-emulator-'));
+afterAll(() => rmSync(emulatorDir, { recursive: true, force: true }));
+const redisUp = await serviceAvailable('redis');
 
 /** Starts `svc-agents serve` from the sources with no service configured; resolves with its JSON line. */
 async function serve(args: string[]): Promise<{ url: string; emulated: boolean }> {
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_AGENTS_EMULATOR_DIR: emulatorDir };
   delete env.SVC_API_KEY;
   delete env.SVC_BASE_URL;
+  delete env.SVC_REDIS_URL;
+  delete env.SVC_POSTGRES_URL;
   child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--json', ...args],
@@ -20,6 +31,7 @@ async function serve(args: string[]): Promise<{ url: string; emulated: boolean }
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  children.push(child);
   // --json prints one (pretty) JSON document once the server listens.
   let out = '';
   for await (const chunk of child.stdout!) {
@@ -107,6 +119,72 @@ describe('svc-agents serve', () => {
       const [code] = (await once(child, 'exit')) as [number | null];
       expect(code).toBe(2);
       expect(stderr).toContain('--port');
+    }, 30_000);
+  });
+
+  describe('when two serve processes share one Redis', () => {
+    it.skipIf(!redisUp)(
+      'should continue on the second a conversation started on the first',
+      async () => {
+        const namespace = uniqueNamespace('serve');
+        const flags = [
+          '--agent',
+          'test/cli/support/serve-agent.ts',
+          '--redis',
+          REDIS_URL,
+          '--namespace',
+          namespace,
+        ];
+        try {
+          const [a, b] = [await serve(flags), await serve(flags)];
+          const post = (url: string, message: string) =>
+            fetch(`${url}/api/chat`, {
+              method: 'POST',
+              body: JSON.stringify({ message, sessionId: 'shared-1' }),
+            }).then((response) => response.text());
+          expect(await post(a.url, 'Hello')).toContain('"type":"finish"');
+          const seen = (await (await fetch(`${b.url}/api/sessions/shared-1`)).json()) as {
+            messages: unknown[];
+          };
+          expect(seen.messages).toHaveLength(2);
+          expect(await post(b.url, 'And then?')).toContain('"type":"finish"');
+          const after = (await (await fetch(`${a.url}/api/sessions/shared-1`)).json()) as {
+            messages: Array<{ role: string }>;
+          };
+          expect(after.messages.map((message) => message.role)).toEqual([
+            'user',
+            'assistant',
+            'user',
+            'assistant',
+          ]);
+        } finally {
+          const redis = new Redis(REDIS_URL);
+          const keys = await redis.keys(`${namespace}:*`);
+          if (keys.length > 0) await redis.del(...keys);
+          await redis.quit();
+        }
+      },
+      60_000,
+    );
+  });
+
+  describe('when --namespace comes without a store', () => {
+    it('should fail with a usage error asking for --redis or --postgres', async () => {
+      const env = { ...process.env };
+      delete env.SVC_REDIS_URL;
+      delete env.SVC_POSTGRES_URL;
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--namespace', 'x'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(2);
+      expect(stderr).toContain('--redis');
     }, 30_000);
   });
 });

@@ -7,7 +7,10 @@ import type { Store } from '../../src/agent/durable/store.js';
 import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import type { ChatRunner } from '../../src/web/chat-runner.js';
+import type { ChatStateStore } from '../../src/web/chat-state.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
+import { inProcessChatRunner } from '../../src/web/in-process-chat-runner.js';
 import { collect } from '../helpers/collect.js';
 import { createFailingSubAgentsRun } from '../helpers/create-failing-sub-agents-run.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
@@ -301,8 +304,7 @@ describe('createChatHandler', () => {
       const run = chat.send('look it up, then count');
       for await (const event of run) if (event.type === 'tool-call') break;
       const runId = await run.runId;
-      const stop = await fetch(`${url}/api/runs/${runId}/stop`, { method: 'POST' });
-      expect(await stop.json()).toEqual({ runId, status: 'stopped' });
+      expect(await chat.stop(runId)).toBe('stopped');
       expect(toolCancelled).toBe(true);
       gate.open();
       const events = await collect(chat.reconnect(runId));
@@ -310,6 +312,8 @@ describe('createChatHandler', () => {
       expect(counted).toBe(0);
       const session = await chat.session(await run.sessionId);
       expect(session.activeRunId).toBeNull();
+      // The agent's stored run ends too (aborted: failed), so nothing resumes it later.
+      expect((await store.getRun(runId))?.status).toBe('failed');
       expect(session.messages).toEqual([
         { role: 'user', content: 'look it up, then count' },
         { role: 'assistant', content: 'Looking it up.' },
@@ -383,6 +387,45 @@ describe('createChatHandler', () => {
       await Promise.all(answers.map((a) => a.text()));
       const session = await chat.session(await first.sessionId);
       expect(session.messages.filter((m) => m.role === 'tool')).toHaveLength(1);
+    });
+  });
+
+  describe('when a custom runner refuses to continue a paused run', () => {
+    it('should answer the failure and keep the run paused for a retry', async () => {
+      const store = memoryStore();
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash', tools });
+      const inner = inProcessChatRunner({ agent, store: store as ChatStateStore });
+      let refuse = true;
+      const runner: ChatRunner = {
+        ...inner,
+        async continue(run) {
+          if (refuse) throw new Error('queue unavailable');
+          return inner.continue(run);
+        },
+      };
+      const errors: unknown[] = [];
+      handler = createChatHandler({ agent, store, runner, onError: (error) => errors.push(error) });
+      const h = handler;
+      server = createServer((req, res) => void h.node(req, res));
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const chat = createChatClient({ baseUrl: `${base}/api` });
+      env.emu.script([call('c1', 'delete_file', { id: 'f1' }), { message: { content: 'Deleted.' } }]);
+      const first = chat.send('Delete f1');
+      await collect(first);
+      const runId = await first.runId;
+      const refused = await fetch(`${base}/api/runs/${runId}/approvals`, {
+        method: 'POST',
+        body: JSON.stringify({ decisions: [{ toolCallId: 'c1', approved: true }] }),
+      });
+      expect(refused.status).toBe(500);
+      expect(errors).toEqual([expect.objectContaining({ message: 'queue unavailable' })]);
+      const session = await chat.session(await first.sessionId);
+      expect(session).toMatchObject({ activeRunId: null, pendingApprovals: [{ toolCallId: 'c1' }] });
+      refuse = false;
+      expect(textOf(await collect(chat.decide(runId, [{ toolCallId: 'c1', approved: true }])))).toBe(
+        'Deleted.',
+      );
     });
   });
 

@@ -176,8 +176,10 @@ export interface VersionedValue {
 export interface RunEventLogStore {
   /**
    * Appends `events` with ids `firstId`, `firstId + 1`, ... Ids already stored are skipped (a retried
-   * append changes nothing); a `firstId` past the next free id is refused (no gaps). The log expires
-   * `ttlMs` after its last append when given.
+   * append changes nothing; one overlapping the stored ids appends only its new part); a `firstId` past
+   * the next free id is refused (no gaps: the bundled stores throw `RunEventGapError` naming both). The log
+   * expires `ttlMs` after its last append when given (an append without `ttlMs` keeps the log's expiry);
+   * an expired log is absent, so the next append starts again at id 0.
    */
   appendRunEvents(
     runId: string,
@@ -185,7 +187,10 @@ export interface RunEventLogStore {
     events: readonly string[],
     options?: { ttlMs?: number },
   ): Promise<void>;
-  /** The stored events with an id above `afterId` (all when undefined), in id order, at most `limit`. */
+  /**
+   * The stored events with an id above `afterId` (all when undefined or -1), in id order, at most `limit`;
+   * `[]` for an unknown or expired log.
+   */
   readRunEvents(runId: string, afterId?: number, limit?: number): Promise<StoredRunEvent[]>;
 }
 
@@ -193,21 +198,33 @@ export interface RunEventLogStore {
  * Best-effort messages between the processes sharing a store (Redis pub/sub, PostgreSQL LISTEN/NOTIFY,
  * an emitter in memory): "events were appended to run X", "stop run X". A message sent while a
  * listener's connection is down is lost, so listeners also re-read what they wait for on a timer.
+ * Delivery is asynchronous (`signal` answers before listeners run) and reaches the sender's own listeners
+ * too. A listener that throws is reported to the store's `onWarning` and keeps no other listener from the
+ * message. `fileStore` signals only within its process (every `fileStore` of the same folder).
  */
 export interface SignalStore {
-  /** Sends `message` (at most 4,000 bytes) to every listener of `channel`, in this and other processes. */
+  /**
+   * Sends `message` (at most 4,000 bytes of UTF-8; more is a `SignalTooLargeError`) to every listener of
+   * `channel` (at most 200 bytes), in this and other processes.
+   */
   signal(channel: string, message: string): Promise<void>;
   /** Calls `listener` with each message on `channel` from now on; answers the unsubscribe function. */
   onSignal(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
 }
 
-/** Small shared values written with compare-and-set: a session's active and paused run, a stop request. */
+/**
+ * Small shared values written with compare-and-set: a session's active and paused run, a stop request.
+ * An expired or deleted value reads as absent (`undefined`, version 0), and a write naming version 0
+ * creates it again (its version restarts at 1).
+ */
 export interface SharedValueStore {
   /** The value at `key` and its version. */
   getValue(key: string): Promise<VersionedValue>;
   /**
    * Writes `value` (`undefined` deletes it) only when the stored version is still `version` (0: absent);
-   * answers whether it wrote. With `ttlMs` the value expires that long after this write.
+   * answers whether it wrote. With `ttlMs` the value expires that long after this write; without it the
+   * value does not expire. A write that failed with `StoreUnavailableError` may have been applied: read
+   * the value again before retrying.
    */
   setValueIf(
     key: string,

@@ -40,6 +40,7 @@ export function renderChatPage({ subtitle }: ChatPageOptions): string {
     <label for="prompt" class="visually-hidden">Message</label>
     <textarea id="prompt" name="prompt" rows="2" placeholder="Ask something… (Enter sends, Shift+Enter adds a line)" required></textarea>
     <button id="send" type="submit">Send</button>
+    <button id="stop" type="button" hidden>Stop</button>
   </form>
 </footer>
 <script type="module" src="/app.js"></script>

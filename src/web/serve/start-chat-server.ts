@@ -52,7 +52,7 @@ export interface ChatServer {
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const { client, port = 8787, host = '127.0.0.1', subtitle = '' } = options;
   const allowedOrigins = new Set(checkAllowedOrigins(options.allowedOrigins ?? []));
-  const uploads = new KnowledgeUploads(client);
+  const uploads = new KnowledgeUploads(client, options.store);
   const chat = createChatHandler({
     ...(options.store && { store: options.store }),
     ...(options.runner && { runner: options.runner }),

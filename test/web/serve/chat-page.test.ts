@@ -18,6 +18,7 @@ declare const document: {
   documentElement: { scrollWidth: number };
 };
 declare const window: { innerWidth: number };
+declare const localStorage: { getItem(key: string): string | null };
 
 /** Where the screenshots go (git-ignored); the README shows a copy under docs/. */
 const SCREENSHOTS = '.artifacts/screenshots';
@@ -180,6 +181,31 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
         'Run the slow search about comets',
       );
       expect(await answer.locator('.tool').count()).toBe(1);
+      await page.context().close();
+    });
+  });
+
+  describe('when Stop is pressed mid-answer', () => {
+    it('should stop the run on the server, keep what was shown, and take the next message', async () => {
+      const page = await openPage();
+      await ask(page, 'Run the slow search about stars');
+      await lastAssistant(page).locator('.tool h2', { hasText: 'slow_search' }).waitFor();
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await lastAssistant(page).locator('.error-text', { hasText: 'The run was stopped.' }).waitFor();
+      await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Stop' }).isHidden()).toBe(true);
+      const sessionId = await page.evaluate(() => localStorage.getItem('svc-agents.session'));
+      const session = (await (await fetch(`${server.url}/api/sessions/${sessionId}`)).json()) as {
+        activeRunId: string | null;
+        messages: Array<{ role: string; tool_calls?: unknown }>;
+      };
+      expect(session.activeRunId).toBeNull();
+      expect(session.messages[0]).toMatchObject({ role: 'user', content: 'Run the slow search about stars' });
+      expect(session.messages.some((message) => message.tool_calls !== undefined)).toBe(false);
+      await ask(page, 'What time is it?');
+      await expect.poll(() => page.locator('li.msg.assistant').count()).toBe(2);
+      await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+      expect(await lastAssistant(page).locator('.error-text').count()).toBe(0);
       await page.context().close();
     });
   });

@@ -14,6 +14,9 @@ const log = $<HTMLOListElement>('log');
 const composer = $<HTMLFormElement>('composer');
 const prompt = $<HTMLTextAreaElement>('prompt');
 const send = $<HTMLButtonElement>('send');
+const stop = $<HTMLButtonElement>('stop');
+/** The run the page follows, which Stop stops (on whichever server runs it). */
+let followedRunId: string | undefined;
 const fileInput = $<HTMLInputElement>('file');
 const uploadStatus = $<HTMLParagraphElement>('upload-status');
 const imageInput = $<HTMLInputElement>('image');
@@ -192,6 +195,7 @@ class AssistantView {
 
 function setBusy(busy: boolean) {
   send.disabled = busy;
+  stop.hidden = !busy;
   prompt.setAttribute('aria-busy', String(busy));
 }
 
@@ -222,9 +226,10 @@ async function follow(run: ChatRun, view: AssistantView, promptText: string): Pr
   try {
     let current = run;
     for (;;) {
-      void current.runId.then((runId) =>
-        sessionStorage.setItem(RUN_KEY, JSON.stringify({ runId, prompt: promptText })),
-      );
+      void current.runId.then((runId) => {
+        followedRunId = runId;
+        sessionStorage.setItem(RUN_KEY, JSON.stringify({ runId, prompt: promptText }));
+      });
       for await (const event of current) view.handle(event);
       sessionStorage.removeItem(RUN_KEY);
       if (view.pending.size === 0) return;
@@ -233,6 +238,7 @@ async function follow(run: ChatRun, view: AssistantView, promptText: string): Pr
   } catch (error) {
     view.li.append(el('p', 'error-text', `Error: ${(error as Error).message}`));
   } finally {
+    followedRunId = undefined;
     view.li.removeAttribute('aria-busy');
     setBusy(false);
     prompt.focus();
@@ -256,6 +262,11 @@ function submit() {
   const options = image ? { sessionId, images: [image.url] } : { sessionId };
   void follow(client.send(text, options), new AssistantView(), text);
 }
+
+// The server stops the run where it runs; the stream then ends with its `abort` event.
+stop.addEventListener('click', () => {
+  if (followedRunId) void client.stop(followedRunId).catch(() => {});
+});
 
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
@@ -305,21 +316,15 @@ imageInput.addEventListener('change', () => {
   reader.readAsDataURL(file);
 });
 
-/** A session with its paused run, as `GET /sessions/:id` answers it. */
-type SessionWithApprovals = ChatSessionSnapshot & {
-  pausedRunId?: string | null;
-  pendingApprovals?: Array<{ toolCallId: string; toolName: string; arguments: unknown }>;
-};
-
 /**
  * Shows the conversation so far and picks up where it was (after a reload): a run still going is
  * followed, and the calls a paused run waits for get their Approve/Reject buttons again.
  */
 async function restore() {
   const saved = sessionStorage.getItem(RUN_KEY);
-  let snapshot: SessionWithApprovals | undefined;
+  let snapshot: ChatSessionSnapshot | undefined;
   try {
-    snapshot = (await client.session(sessionId)) as SessionWithApprovals;
+    snapshot = await client.session(sessionId);
   } catch {
     snapshot = undefined;
   }
@@ -343,8 +348,10 @@ async function restore() {
         toolName: call.toolName,
         input: call.arguments,
       });
-    // A new message would be refused until the calls are decided: the decision comes first.
+    // A new message would be refused until the calls are decided: the decision comes first (nothing
+    // runs yet, so there is nothing to stop).
     setBusy(true);
+    stop.hidden = true;
     const decisions = await decisionsOf(view);
     await follow(client.decide(snapshot.pausedRunId, decisions), view, '');
   } else {

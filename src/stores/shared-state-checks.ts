@@ -56,16 +56,6 @@ export function checkReadRunEvents(runId: unknown, afterId: unknown, limit: unkn
   }
 }
 
-/** The index range `[start, end)` of the events `readRunEvents(afterId, limit)` answers from a log of `length`. */
-export function readRange(
-  length: number,
-  afterId: number | undefined,
-  limit: number | undefined,
-): [number, number] {
-  const start = Math.min(length, afterId === undefined ? 0 : afterId + 1);
-  return [start, limit === undefined ? length : Math.min(length, start + limit)];
-}
-
 /** Checks a channel name (`signal`, `onSignal`). */
 export function checkChannel(operation: string, channel: unknown): void {
   checkId(operation, 'channel', channel);
@@ -110,30 +100,4 @@ export function checkSetValueIf(
   if (value !== undefined && typeof value !== 'string')
     fail(operation, 'value', 'must be a string or undefined');
   return checkTtl(operation, options);
-}
-
-/**
- * Calls each listener with `message`, each in its own try: one that throws (or rejects) is reported to
- * `onWarning` and the others still get the message.
- */
-export function deliverSignal(
-  listeners: Iterable<(message: string) => void>,
-  channel: string,
-  message: string,
-  onWarning: (message: string) => void,
-): void {
-  for (const listener of [...listeners]) {
-    try {
-      const result = listener(message) as unknown;
-      if (result instanceof Promise) {
-        result.catch((error: unknown) => warnListenerFailed(channel, error, onWarning));
-      }
-    } catch (error) {
-      warnListenerFailed(channel, error, onWarning);
-    }
-  }
-}
-
-function warnListenerFailed(channel: string, error: unknown, onWarning: (message: string) => void): void {
-  onWarning(`a listener of signal channel "${channel}" threw: ${(error as Error)?.message ?? String(error)}`);
 }
