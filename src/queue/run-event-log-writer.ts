@@ -92,11 +92,15 @@ export class RunEventLogWriter {
     return this.#chain;
   }
 
-  /** Appends everything still queued, trying a few times; answers whether nothing was left unwritten. */
+  /**
+   * Appends everything still queued, trying three times (about 1.5 s: the end of a job waits for it);
+   * answers whether nothing was left unwritten.
+   */
   async close(): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; ; attempt++) {
       await this.flush();
       if (this.#pending.length === 0) return true;
+      if (attempt === 2) break;
       await new Promise((resolve) => setTimeout(resolve, computeBackoffDelay(attempt)));
     }
     clearTimeout(this.#timer);

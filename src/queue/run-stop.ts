@@ -44,8 +44,9 @@ export async function readStopRequest(
 
 /**
  * Calls `onStop` once when `runId` is asked to stop: on the store's signal, and on a re-read of the stop
- * request every `recheckMs` (a signal sent while this process's connection was down is lost). Answers
- * the function that stops watching.
+ * request every `recheckMs` (a signal sent while this process's connection was down is lost). A store
+ * that cannot subscribe now (it is down) leaves the re-reads to find the request: watching never fails
+ * the run. Answers the function that stops watching.
  */
 export async function watchStop(
   store: Store,
@@ -60,7 +61,12 @@ export async function watchStop(
     onStop(reason);
   };
   const unsubscribe = store.onSignal
-    ? await store.onSignal(stopChannel(runId), (message) => fire(parseReason(message)))
+    ? await store
+        .onSignal(stopChannel(runId), (message) => fire(parseReason(message)))
+        .catch((error) => {
+          onError(error);
+          return undefined;
+        })
     : undefined;
   const timer = canRecordStop(store)
     ? setInterval(() => {
@@ -70,7 +76,7 @@ export async function watchStop(
   timer?.unref();
   return async () => {
     clearInterval(timer);
-    await unsubscribe?.();
+    await unsubscribe?.().catch(onError);
   };
 }
 

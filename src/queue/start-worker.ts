@@ -236,7 +236,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     const stopIds = [...new Set([runId, job.data.eventLogId ?? runId])];
     // Asked to stop while it waited, or while another worker (since killed) ran it.
     for (const id of stopIds) {
-      const stopRequest = await readStopRequest(options.store, id);
+      // A store that cannot answer now is not asked again before the run starts: the run's own store
+      // calls meet the fault (and retry the job), and the stop watch re-reads the request.
+      const stopRequest = await readStopRequest(options.store, id).catch((error: unknown) => {
+        onError(error);
+        return undefined;
+      });
       if (stopRequest) {
         attempt.ended = 'stopped';
         return endStopped(runId, stopRequest.reason, log);

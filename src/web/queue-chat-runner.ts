@@ -62,12 +62,13 @@ export function queueChatRunner(options: QueueChatRunnerOptions): ChatRunner {
   const renewTimer = setInterval(
     () => {
       for (const [runId, lease] of waiting) {
-        void readJsonValue<ChatRunInfo>(store, chatKeys.run(runId))
-          .then(({ value }) => {
-            if (!value || value.outcome) waiting.delete(runId);
-            else return lease.renew();
-          })
-          .catch(() => {});
+        void (async () => {
+          const { value } = await readJsonValue<ChatRunInfo>(store, chatKeys.run(runId));
+          // Ended, or failed for good by the queue (a run that crashed every worker): no more renewals.
+          const record = value && !value.outcome ? await store.getRun(value.agentRunId) : undefined;
+          if (!record || record.status === 'failed' || record.status === 'completed') waiting.delete(runId);
+          else await lease.renew();
+        })().catch(() => {});
       }
     },
     Math.max(50, Math.floor(leaseMs / 3)),

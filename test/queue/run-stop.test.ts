@@ -116,6 +116,10 @@ for (const backend of queueBackends) {
       expect(isStoppedRecord(record)).toBe(true);
       expect(record.error).toBe('RunStoppedError: The run was stopped: the user pressed Stop');
       expect(events.at(-1)).toMatchObject({ type: 'abort', reason: { name: 'RunStoppedError' } });
+      // The run's stored event log ends the same way, for the web servers relaying it.
+      await eventually(
+        async () => (await ns.store.readRunEvents!('long')).at(-1)?.data.includes('"abort"') === true,
+      );
       // Give a run that ignored the stop the time to start its next step.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(started).toEqual(['s1']);
