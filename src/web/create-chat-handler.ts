@@ -16,6 +16,7 @@ import { handleNodeRequest, requestPathname } from './handle-node-request.js';
 import { inProcessChatRunner } from './in-process-chat-runner.js';
 import { queueChatRunner } from './queue-chat-runner.js';
 import { defaultMaxBodyBytes, readJsonObject } from './request-body.js';
+import { createUIChatRuns } from './ui-chat-runs.js';
 import { routeUI } from './ui-routes.js';
 import { ChatRequestError, errorResponse, jsonResponse } from './web-error.js';
 
@@ -119,6 +120,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const generateId = options._internal?.generateId ?? randomUUID;
   const base = basePath.replace(/\/+$/, '');
   const sessions = createChatSessions({ store, runner, generateId, leaseMs, keepEndedRunsMs, recheckMs });
+  const uiRuns = createUIChatRuns(store, sessions);
 
   async function streamRun(runId: string, after?: number): Promise<Response> {
     const { sessionId, frames } = await sessions.events(runId, after);
@@ -166,7 +168,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const path = url.pathname.slice(base.length);
     const method = request.method;
     if (path === '/chat' && method === 'POST') return postChat(request);
-    const ui = await routeUI({ sessions, sse, maxBodyBytes }, request, path);
+    const ui = await routeUI({ sessions, uiRuns, store, sse, maxBodyBytes }, request, path);
     if (ui) return ui;
     const run = /^\/runs\/([\w.-]+)\/(approvals|events|stop)$/.exec(path);
     if (run?.[2] === 'approvals' && method === 'POST') return postApprovals(request, run[1]!);

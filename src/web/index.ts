@@ -40,5 +40,7 @@ export {
   toUIMessageStreamResponse,
   type UIMessageStreamOptions,
 } from './to-ui-message-stream-response.js';
+export { type ToUIMessagesOptions, toUIMessages } from './to-ui-messages.js';
+export type { UIMessage, UIMessagePart, UIToolPart } from './ui-message.js';
 export { UI_MESSAGE_STREAM_HEADERS, type UIFinishReason, type UIMessageChunk } from './ui-message-chunk.js';
 export { ChatRequestError } from './web-error.js';

@@ -3,9 +3,13 @@ import type { ApprovalDecision } from './apply-decisions.js';
 import { createUIMessageChunkMapper } from './to-ui-message-chunks.js';
 import { ChatRequestError } from './web-error.js';
 
-/** What a `useChat` request asks for: answer a new user message, or resume after approval responses. */
+/**
+ * What a `useChat` request asks for: answer a new user message, answer the last user message again in
+ * place of the last answer (`regenerate()`), or resume after approval responses.
+ */
 export type UIChatRequest =
   | { sessionId: string; kind: 'message'; text: string }
+  | { sessionId: string; kind: 'regenerate' }
   | { sessionId: string; kind: 'decisions'; decisions: ApprovalDecision[] };
 
 interface UIPart {
@@ -20,20 +24,27 @@ interface UIPart {
  * Reads the body `DefaultChatTransport` posts (`{ id, messages: UIMessage[] }`): the chat id is the
  * session; a last user message is a new message (its text parts); a last assistant message with
  * `approval-responded` tool parts carries the decisions for the paused run (the approval id is the
- * tool call id, as `toUIMessageStreamResponse` sends it).
+ * tool call id, as `toUIMessageStreamResponse` sends it); `trigger: 'regenerate-message'` asks for the
+ * last answer again (the server's history, not the client's copy, says what the question was).
  */
 export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest {
-  const { id, messages } = body;
+  const { id, messages, trigger } = body;
   if (typeof id !== 'string' || !/^[\w.-]{1,128}$/.test(id))
     throw new ChatRequestError({
       status: 400,
       message: 'id: the chat id must be 1-128 letters, digits, _ . or -',
+    });
+  if (trigger !== undefined && trigger !== 'submit-message' && trigger !== 'regenerate-message')
+    throw new ChatRequestError({
+      status: 400,
+      message: "trigger: must be 'submit-message' or 'regenerate-message'",
     });
   if (!Array.isArray(messages) || messages.length === 0)
     throw new ChatRequestError({
       status: 400,
       message: 'messages: must be a non-empty array of UI messages',
     });
+  if (trigger === 'regenerate-message') return { sessionId: id, kind: 'regenerate' };
   const at = messages.length - 1;
   const last = messages[at] as { role?: unknown; parts?: unknown };
   if (!isObject(last))

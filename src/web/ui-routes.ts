@@ -1,21 +1,36 @@
+import type { ChatMessage } from '../api/types/chat.js';
+import type { SseFrame } from '../transport/sse/sse-frame.js';
 import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
 import { toSseResponse } from '../transport/sse/sse-writer.js';
 import type { ChatSessions } from './chat-sessions.js';
+import { type ChatStateStore, chatKeys, runIsOver } from './chat-state.js';
 import { readJsonObject } from './request-body.js';
+import { toUIMessages } from './to-ui-messages.js';
 import { parseUIChatRequest, uiFramesFromEvents } from './ui-chat-request.js';
+import type { UIChatRuns } from './ui-chat-runs.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
+import { jsonResponse } from './web-error.js';
 
 /** What the `useChat` routes need from the chat handler. */
 export interface UIRoutesContext {
   sessions: ChatSessions;
+  /** The pages' runs: what each was shown, whether its chat reconnects. */
+  uiRuns: UIChatRuns;
+  store: ChatStateStore;
   sse: SseStreamOptions;
   maxBodyBytes: number;
 }
 
 /**
  * The routes for a `useChat` front end (`@ai-sdk/react`, `api: '<basePath>/ui'`), in the AI SDK UI
- * message stream protocol, on the same shared sessions as the JSON routes: the chat id is the session;
- * approval responses continue the session's paused run (on whichever server it paused).
+ * message stream protocol, on the same shared sessions as the JSON routes; the chat id is the session:
+ * - `POST /ui`: a new message (a run of the chat's last page that went away is stopped first, keeping
+ *   what it showed), `regenerate()` (the last answer replaced), or approval responses that continue the
+ *   chat's paused run (on whichever server it paused);
+ * - `GET /ui/:chatId/stream` (`resume: true`): 204 when nothing runs, else the run in progress replayed
+ *   from its start and followed live, on any server;
+ * - `GET /ui/:chatId/messages`: the conversation as `UIMessage[]` for `useChat({ messages })`, with a
+ *   pending approval in `approval-requested` state.
  * Answers `undefined` for a path that is not one of them.
  */
 export async function routeUI(
@@ -24,28 +39,85 @@ export async function routeUI(
   path: string,
 ): Promise<Response | undefined> {
   if (path === '/ui' && request.method === 'POST') return postUI(context, request);
+  const chat = /^\/ui\/([\w.-]{1,128})\/(stream|messages)$/.exec(path);
+  if (chat?.[2] === 'stream' && request.method === 'GET') return getStream(context, chat[1]!);
+  if (chat?.[2] === 'messages' && request.method === 'GET') return getMessages(context, chat[1]!);
   return undefined;
 }
 
-/** `useChat`'s request: a new message, or approval responses for the chat's paused run. */
 async function postUI(context: UIRoutesContext, request: Request): Promise<Response> {
-  const { sessions, sse, maxBodyBytes } = context;
+  const { sessions, uiRuns, store, maxBodyBytes } = context;
   const parsed = parseUIChatRequest(await readJsonObject(request, maxBodyBytes));
   const { sessionId } = parsed;
-  const runId =
-    parsed.kind === 'message'
-      ? await sessions.beginMessage(sessionId, [{ role: 'user', content: parsed.text }])
-      : await sessions.continuePaused(sessionId, parsed.decisions);
+  if (parsed.kind === 'decisions') {
+    const runId = await sessions.continuePaused(sessionId, parsed.decisions);
+    await uiRuns.begin(sessionId, { runId, before: -1, input: [] });
+    return streamUI(context, sessionId, runId);
+  }
+  const { unseenApproval } = await uiRuns.settleLast(sessionId);
+  const input: ChatMessage[] =
+    parsed.kind === 'regenerate'
+      ? await uiRuns.takeLastQuestion(sessionId)
+      : [{ role: 'user', content: parsed.text }];
+  const before = (await store.getItems(sessionId)).length;
+  const runId = await sessions.beginMessage(sessionId, input, { rejectPending: unseenApproval });
+  await uiRuns.begin(sessionId, { runId, before, input });
+  return streamUI(context, sessionId, runId);
+}
+
+async function getStream(context: UIRoutesContext, chatId: string): Promise<Response> {
+  const { sessions, uiRuns, store } = context;
+  await uiRuns.markResumes(chatId);
+  const active = (await store.getValue(chatKeys.active(chatId))).value;
+  if (active === undefined || runIsOver(await sessions.runInfo(active)))
+    return new Response(null, { status: 204 });
+  return streamUI(context, chatId, active);
+}
+
+async function getMessages(context: UIRoutesContext, chatId: string): Promise<Response> {
+  const { sessions, uiRuns } = context;
+  const [view, last] = await Promise.all([sessions.describe(chatId), uiRuns.lastOf(chatId)]);
+  const messages = view?.messages ?? [];
+  const run = last.value;
+  // The question of the turn in progress is not in the session yet: the resumed stream shows its answer.
+  if (run && view?.activeRunId === run.runId) messages.push(...run.input);
+  else if (run?.shownUpTo !== undefined) await uiRuns.shownAll(chatId, run.runId);
+  const pendingApprovals = (view?.pendingApprovals ?? []).map((call) => ({
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.arguments,
+  }));
+  return jsonResponse(200, toUIMessages(messages, { pendingApprovals }), { 'cache-control': 'no-store' });
+}
+
+/** The run's events from its start as a UI message stream, noting how far the page got if it leaves. */
+async function streamUI(context: UIRoutesContext, chatId: string, runId: string): Promise<Response> {
+  const { sessions, uiRuns, sse } = context;
   const { frames } = await sessions.events(runId);
+  let sent = -1;
+  let ended = false;
+  async function* tracked(): AsyncGenerator<SseFrame> {
+    for await (const frame of frames) {
+      sent = Number(frame.id);
+      yield frame;
+    }
+    ended = true;
+    await uiRuns.shownAll(chatId, runId).catch(() => {});
+  }
   return toSseResponse(
-    { frames: uiFramesFromEvents(frames) },
+    {
+      frames: uiFramesFromEvents(tracked()),
+      onCancel: () => {
+        if (!ended) void uiRuns.pageLeft(chatId, runId, sent).catch(() => {});
+      },
+    },
     {
       ...sse,
       headers: {
         ...sse.headers,
         ...UI_MESSAGE_STREAM_HEADERS,
         'x-run-id': runId,
-        'x-session-id': sessionId,
+        'x-session-id': chatId,
       },
     },
   );

@@ -48,7 +48,12 @@ async function serve(args: string[]): Promise<{ url: string; emulated: boolean }
 describe('svc-agents serve', () => {
   describe('when started with a user agent module and no service configured', () => {
     it('should serve the page and the chat API on 127.0.0.1 with the embedded emulator, and stop on SIGINT', async () => {
-      const { url, emulated } = await serve(['--agent', 'test/cli/support/serve-agent.ts']);
+      const { url, emulated } = await serve([
+        '--agent',
+        'test/cli/support/serve-agent.ts',
+        '--allow-origin',
+        'http://localhost:5173',
+      ]);
       expect(emulated).toBe(true);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const page = await (await fetch(url)).text();
@@ -67,6 +72,14 @@ describe('svc-agents serve', () => {
         body: JSON.stringify({ message: 'Hello' }),
       });
       expect(foreign.status).toBe(403);
+      // A dev server's page behind a proxy that rewrites Host is let through when its origin is allowed.
+      const proxied = await fetch(`${url}/api/chat`, {
+        method: 'POST',
+        headers: { origin: 'http://localhost:5173' },
+        body: JSON.stringify({ message: 'Hello' }),
+      });
+      expect(proxied.status).toBe(200);
+      await proxied.text();
       const { request } = await import('undici');
       const rebound = await request(url, { headers: { host: 'evil.example:8787' } });
       expect(rebound.statusCode).toBe(403);
@@ -74,6 +87,23 @@ describe('svc-agents serve', () => {
       child!.kill('SIGINT');
       const [code] = (await once(child!, 'exit')) as [number | null];
       expect(code).toBe(0);
+    }, 30_000);
+  });
+
+  describe('when --allow-origin is not an origin', () => {
+    it('should fail with a usage error naming --allow-origin', async () => {
+      child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--allow-origin', 'http://localhost:5173/app'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(2);
+      expect(stderr).toContain('--allow-origin: "http://localhost:5173/app" must be an origin');
     }, 30_000);
   });
 

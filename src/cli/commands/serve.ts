@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
 import type { ChatRunner } from '../../web/chat-runner.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
-import { startChatServer } from '../../web/serve/start-chat-server.js';
+import { checkAllowedOrigins, startChatServer } from '../../web/serve/start-chat-server.js';
 import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
 import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
@@ -19,7 +19,7 @@ export const serveCommand: CommandSpec = {
   path: ['serve'],
   summary: 'serve a web chat for the demo agent or your agent on 127.0.0.1 (default port 8787)',
   usage:
-    'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]... [--voice <name>] [--redis URL | --postgres URL] [--namespace NAME] [--queue]',
+    'serve [--port 8787] [--agent ./my-agent.ts] [--model <id>] [--kb <name>]... [--voice <name>] [--redis URL | --postgres URL] [--namespace NAME] [--queue] [--allow-origin <origin>]...',
   positionals: { min: 0, max: 0 },
   options: {
     ...backendOptions,
@@ -57,6 +57,13 @@ export const serveCommand: CommandSpec = {
       valueName: '<name>',
       description: `the demo agent speaks its answers with this voice, played in the page (default model ${defaultAudioModel})`,
     },
+    'allow-origin': {
+      type: 'string',
+      multiple: true,
+      valueName: '<origin>',
+      description:
+        'also accept POSTs from pages of this origin, e.g. http://localhost:5173 behind a dev proxy that rewrites Host (repeatable)',
+    },
   },
   details:
     'The page streams answers and reasoning, shows tool calls, asks before running tools that need approval,\n' +
@@ -83,6 +90,12 @@ export const serveCommand: CommandSpec = {
         '--queue needs --redis <url> or --postgres <url>: the workers share that store',
         'serve',
       );
+    }
+    const allowedOrigins = (args.values['allow-origin'] as string[] | undefined) ?? [];
+    try {
+      checkAllowedOrigins(allowedOrigins);
+    } catch (error) {
+      throw new CliUsageError(`--allow-origin: ${(error as Error).message.replace(/^[^:]*: /, '')}`, 'serve');
     }
     const { client, emulated } = await connect(ctx);
     const agentPath = args.values.agent as string | undefined;
@@ -120,6 +133,7 @@ export const serveCommand: CommandSpec = {
       client,
       agent,
       port,
+      allowedOrigins,
       ...(backend && { store: backend.store }),
       ...(runner && { runner }),
       subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model})`}${emulated ? ' on the embedded emulator' : ''}`,

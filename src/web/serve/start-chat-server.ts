@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../../agent/durable/store.js';
 import type { SvcClient } from '../../api/svc-client.js';
+import { ConfigurationError } from '../../transport/errors/svc-error.js';
 import type { ChatRunner } from '../chat-runner.js';
 import { createChatHandler } from '../create-chat-handler.js';
 import { handleNodeRequest, requestPathname } from '../handle-node-request.js';
@@ -25,6 +26,12 @@ export interface ChatServerOptions {
   /** Shown under the page title. */
   subtitle?: string;
   /**
+   * Origins (`http://localhost:5173`) whose pages may POST besides the server's own: a dev server's proxy
+   * that rewrites Host (Vite's `changeOrigin`) forwards its page's Origin, which differs from the Host.
+   * @default []
+   */
+  allowedOrigins?: readonly string[];
+  /**
    * Where sessions, runs, paused runs and event logs are kept; servers on one Redis or PostgreSQL store
    * serve one chat together. @default memoryStore() (evicting)
    */
@@ -44,6 +51,7 @@ export interface ChatServer {
 /** Serves the one-page web chat and its API (`/api/...`) on `host:port`. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const { client, port = 8787, host = '127.0.0.1', subtitle = '' } = options;
+  const allowedOrigins = new Set(checkAllowedOrigins(options.allowedOrigins ?? []));
   const uploads = new KnowledgeUploads(client, options.store);
   const chat = createChatHandler({
     ...(options.store && { store: options.store }),
@@ -90,7 +98,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Bad request target');
       return;
     }
-    const refusal = refuseForeign(req);
+    const refusal = refuseForeign(req, allowedOrigins);
     if (refusal) {
       res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end(refusal);
       return;
@@ -135,14 +143,38 @@ const CONTENT_SECURITY_POLICY =
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 /**
- * The chat runs tools on this machine, so only its own page may drive it: a Host that is not loopback
- * (DNS rebinding) or a POST from another origin (a web page posting to 127.0.0.1) is refused.
+ * The chat runs tools on this machine, so only its own page (and the origins allowed by name) may drive
+ * it: a Host that is not loopback (DNS rebinding) or a POST from another origin (a web page posting to
+ * 127.0.0.1) is refused.
  */
-function refuseForeign(req: IncomingMessage): string | undefined {
+function refuseForeign(req: IncomingMessage, allowedOrigins: ReadonlySet<string>): string | undefined {
   const host = req.headers.host ?? '';
   if (!LOOPBACK_HOST.test(host)) return `Host ${host}: only 127.0.0.1 and localhost are served`;
   const origin = req.headers.origin;
-  if (req.method !== 'GET' && origin !== undefined && origin !== `http://${host}`)
-    return `Origin ${origin}: requests from other sites are refused`;
+  if (
+    req.method !== 'GET' &&
+    origin !== undefined &&
+    origin !== `http://${host}` &&
+    !allowedOrigins.has(origin)
+  )
+    return `Origin ${origin}: requests from other sites are refused (allow it with --allow-origin or allowedOrigins)`;
   return undefined;
+}
+
+/** `allowedOrigins`, each a bare origin as browsers send it in `Origin` (scheme, host, port; no path). */
+export function checkAllowedOrigins(origins: readonly string[]): string[] {
+  return origins.map((origin, index) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
+      throw new ConfigurationError(
+        `allowedOrigins[${index}]`,
+        `"${origin}" must be an origin as browsers send it, e.g. http://localhost:5173 (no path, no trailing /)`,
+      );
+    return origin;
+  });
 }

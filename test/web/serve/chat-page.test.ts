@@ -142,6 +142,31 @@ describe.runIf(chromiumAvailable())('svc-agents serve page in Chromium', { timeo
     });
   });
 
+  describe('when the page is reloaded while an approval is pending', () => {
+    it('should show Approve/Reject again, and approving runs the tool and finishes the answer', async () => {
+      const page = await openPage();
+      await ask(page, 'Schedule a reminder to water the plants');
+      await page.getByRole('button', { name: 'Approve schedule_reminder' }).waitFor();
+      await page.reload();
+      const approve = page.getByRole('button', { name: 'Approve schedule_reminder', disabled: false });
+      await approve.waitFor();
+      expect(
+        await page.getByRole('button', { name: 'Reject schedule_reminder', disabled: false }).count(),
+      ).toBe(1);
+      expect(await page.locator('li.msg.user').last().textContent()).toContain(
+        'Schedule a reminder to water the plants',
+      );
+      await approve.click();
+      const answer = lastAssistant(page);
+      await answer.locator('.tool .result', { hasText: '"scheduled": true' }).waitFor();
+      await answer.locator('.text', { hasText: 'scheduled true' }).waitFor();
+      // The conversation goes on: the next message is answered (no pending call left).
+      await ask(page, 'What is 2+2?');
+      await lastAssistant(page).locator('.text', { hasText: '4' }).waitFor();
+      await page.context().close();
+    });
+  });
+
   describe('when the page is reloaded while the answer streams', () => {
     it('should reconnect to the run and show the whole answer', async () => {
       const page = await openPage();

@@ -53,6 +53,52 @@ describe('startChatServer', () => {
     });
   });
 
+  describe('when a POST comes from a page of another origin', () => {
+    const post = (origin: string, url = server.url) =>
+      fetch(`${url}/api/chat`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Hello' }),
+      });
+
+    it('should refuse it with 403 naming --allow-origin', async () => {
+      const answer = await post('http://localhost:5173');
+      expect(answer.status).toBe(403);
+      expect(await answer.text()).toContain('--allow-origin');
+    });
+
+    it('should accept it from an allowed origin (a dev proxy that rewrites Host) and still refuse others', async () => {
+      const allowing = await startChatServer({
+        client,
+        port: 0,
+        allowedOrigins: ['http://localhost:5173'],
+        agent: createServeAgent({ model: 'svc-3.5-flash', tools: [], instructions: 'Answer briefly.' }),
+      });
+      try {
+        const allowed = await post('http://localhost:5173', allowing.url);
+        expect(allowed.status).toBe(200);
+        expect(await allowed.text()).toContain('"type":"finish"');
+        expect((await post('http://localhost:5174', allowing.url)).status).toBe(403);
+        expect((await post('http://evil.example', allowing.url)).status).toBe(403);
+      } finally {
+        await allowing.close();
+      }
+    });
+
+    it.each(['localhost:5173', 'http://localhost:5173/', 'http://localhost:5173/app', 'ftp://localhost'])(
+      'should refuse the option %s with an error naming it, before listening',
+      async (origin) => {
+        const starting = startChatServer({
+          client,
+          port: 0,
+          allowedOrigins: [origin],
+          agent: createServeAgent({ model: 'svc-3.5-flash', tools: [], instructions: 'Answer briefly.' }),
+        });
+        await expect(starting).rejects.toThrow(/allowedOrigins\[0\]: .*must be an origin/);
+      },
+    );
+  });
+
   describe('when an upload passes the size limit', () => {
     it('should answer 413 from the declared length, before reading the body', async () => {
       const answer = await sendRawRequest(port, {
@@ -91,6 +137,8 @@ describe('startChatServer', () => {
         '/app.js',
         '/api/chat',
         '/api/ui',
+        '/api/ui/s1/stream',
+        '/api/ui/s1/messages',
         '/api/files',
         '/api/runs/r1/approvals',
         '/api/runs/r1/events',

@@ -1,5 +1,11 @@
 // The chat page of `svc-agents serve`: plain DOM, bundled by esbuild with the svc-agents/client client.
-import { type AgentEventJson, type ChatRun, createChatClient } from '../../../client/index.js';
+import {
+  type AgentEventJson,
+  type ChatRun,
+  type ChatSessionSnapshot,
+  type ClientApprovalDecision,
+  createChatClient,
+} from '../../../client/index.js';
 import { toWavBlob } from './to-wav-blob.js';
 
 const client = createChatClient({ baseUrl: '/api' });
@@ -193,6 +199,25 @@ function setBusy(busy: boolean) {
   prompt.setAttribute('aria-busy', String(busy));
 }
 
+/** Waits until every call `view` asks about is decided, and answers the decisions. */
+async function decisionsOf(view: AssistantView): Promise<ClientApprovalDecision[]> {
+  await new Promise<void>((resolve) => {
+    const check = () => {
+      if ([...view.pending.values()].every((decision) => decision !== undefined)) resolve();
+    };
+    view.onDecision = check;
+    check();
+  });
+  const decisions = [...view.pending].map(([toolCallId, approved]) => ({
+    toolCallId,
+    approved: approved === true,
+    ...(approved ? {} : { reason: 'The user rejected it in the web chat.' }),
+  }));
+  view.pending.clear();
+  view.onDecision = undefined;
+  return decisions;
+}
+
 /** Follows a run into `view`; after a pause, waits for every decision and follows the continued run. */
 async function follow(run: ChatRun, view: AssistantView, promptText: string): Promise<void> {
   setBusy(true);
@@ -208,22 +233,7 @@ async function follow(run: ChatRun, view: AssistantView, promptText: string): Pr
       for await (const event of current) view.handle(event);
       sessionStorage.removeItem(RUN_KEY);
       if (view.pending.size === 0) return;
-      const runId = await current.runId;
-      await new Promise<void>((resolve) => {
-        const check = () => {
-          if ([...view.pending.values()].every((decision) => decision !== undefined)) resolve();
-        };
-        view.onDecision = check;
-        check();
-      });
-      const decisions = [...view.pending].map(([toolCallId, approved]) => ({
-        toolCallId,
-        approved: approved === true,
-        ...(approved ? {} : { reason: 'The user rejected it in the web chat.' }),
-      }));
-      view.pending.clear();
-      view.onDecision = undefined;
-      current = client.decide(runId, decisions);
+      current = client.decide(await current.runId, await decisionsOf(view));
     }
   } catch (error) {
     view.li.append(el('p', 'error-text', `Error: ${(error as Error).message}`));
@@ -306,10 +316,13 @@ imageInput.addEventListener('change', () => {
   reader.readAsDataURL(file);
 });
 
-/** Shows the conversation so far and picks up a run still going (after a reload). */
+/**
+ * Shows the conversation so far and picks up where it was (after a reload): a run still going is
+ * followed, and the calls a paused run waits for get their Approve/Reject buttons again.
+ */
 async function restore() {
   const saved = sessionStorage.getItem(RUN_KEY);
-  let snapshot: Awaited<ReturnType<typeof client.session>> | undefined;
+  let snapshot: ChatSessionSnapshot | undefined;
   try {
     snapshot = await client.session(sessionId);
   } catch {
@@ -321,9 +334,26 @@ async function restore() {
       addMessage(message.role, content);
   }
   const active = saved ? (JSON.parse(saved) as { runId: string; prompt: string }) : undefined;
+  const pending = snapshot?.pendingApprovals ?? [];
   if (active && snapshot?.activeRunId === active.runId) {
-    addMessage('user', active.prompt);
+    if (active.prompt) addMessage('user', active.prompt);
     await follow(client.reconnect(active.runId), new AssistantView(), active.prompt);
+  } else if (snapshot?.pausedRunId && pending.length > 0) {
+    sessionStorage.removeItem(RUN_KEY);
+    const view = new AssistantView();
+    for (const call of pending)
+      view.handle({
+        type: 'tool-approval-request',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        input: call.arguments,
+      });
+    // A new message would be refused until the calls are decided: the decision comes first (nothing
+    // runs yet, so there is nothing to stop).
+    setBusy(true);
+    stop.hidden = true;
+    const decisions = await decisionsOf(view);
+    await follow(client.decide(snapshot.pausedRunId, decisions), view, '');
   } else {
     sessionStorage.removeItem(RUN_KEY);
     prompt.focus();

@@ -1,0 +1,144 @@
+import type { AgentEventJson } from '../agent/agent-event-json.js';
+import type { ChatMessage } from '../api/types/chat.js';
+import type { ChatSessions } from './chat-sessions.js';
+import { type ChatStateStore, chatKeys, readJsonValue, runIsOver } from './chat-state.js';
+import { shownItems } from './ui-shown-items.js';
+import { ChatRequestError } from './web-error.js';
+
+/** How long the values of an idle chat stay: whether it reconnects, what its page saw of its last run. */
+const UI_VALUES_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The last run a `useChat` page asked for in a chat (the value `chat:ui:last:<chatId>`): enough to put
+ * in its session only what the page showed, when the page went away before the run ended.
+ */
+export interface UIChatRun {
+  /** The chat run (its event log). */
+  runId: string;
+  /** How many items the session held before the run: what the run appended comes after. -1: a continuation (not rewritten). */
+  before: number;
+  /** The run's input (the user's message): the question of a turn still in progress. */
+  input: ChatMessage[];
+  /** Set when the page went away before the run ended: the last event id it was sent. */
+  shownUpTo?: number;
+}
+
+const uiKeys = {
+  last: (chatId: string) => `chat:ui:last:${chatId}`,
+  resumes: (chatId: string) => `chat:ui:resumes:${chatId}`,
+};
+
+/**
+ * What the `useChat` routes keep of a chat beside the shared sessions, in the same store (so any server
+ * knows it): whether the chat reconnects (`resume: true` calls `GET /ui/:id/stream` on load), and what
+ * the page was shown of its last run. `useChat`'s `stop()` only aborts its fetch: the server learns of it
+ * as a client going away, which it cannot tell from a reload. So a run whose page went away is stopped
+ * at once when the chat does not reconnect, and otherwise when the chat's next message comes; either
+ * way the session then holds what the page showed, never more.
+ */
+export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) {
+  const lastOf = (chatId: string) => readJsonValue<UIChatRun>(store, uiKeys.last(chatId));
+
+  /** Notes that the chat reconnects on load. */
+  async function markResumes(chatId: string): Promise<void> {
+    const flag = await store.getValue(uiKeys.resumes(chatId));
+    if (flag.value === undefined)
+      await store.setValueIf(uiKeys.resumes(chatId), flag.version, '1', { ttlMs: UI_VALUES_TTL_MS });
+  }
+
+  async function resumes(chatId: string): Promise<boolean> {
+    return (await store.getValue(uiKeys.resumes(chatId))).value !== undefined;
+  }
+
+  /** Records the run a page just asked for. */
+  async function begin(chatId: string, run: UIChatRun): Promise<void> {
+    const { version } = await store.getValue(uiKeys.last(chatId));
+    await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(run), { ttlMs: UI_VALUES_TTL_MS });
+  }
+
+  /** A page stopped following `runId` after event `shownUpTo`: stop the run now unless the chat reconnects. */
+  async function pageLeft(chatId: string, runId: string, shownUpTo: number): Promise<void> {
+    await update(chatId, runId, (run) => ({ ...run, shownUpTo: Math.max(shownUpTo, run.shownUpTo ?? -1) }));
+    if (!(await resumes(chatId))) await sessions.stop(runId);
+  }
+
+  /** A page was shown `runId` to its end (a relay that reached it, or the stored history after it ended). */
+  async function shownAll(chatId: string, runId: string): Promise<void> {
+    await update(chatId, runId, ({ shownUpTo: _, ...run }) => run);
+  }
+
+  async function update(chatId: string, runId: string, change: (run: UIChatRun) => UIChatRun) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { value, version } = await lastOf(chatId);
+      if (value?.runId !== runId) return;
+      const written = JSON.stringify(change(value));
+      if (await store.setValueIf(uiKeys.last(chatId), version, written, { ttlMs: UI_VALUES_TTL_MS })) return;
+    }
+  }
+
+  /**
+   * Before the chat's next message: stops the page's last run if it still goes on, and puts back in the
+   * session only what the page was shown of it. Answers whether a call waiting for approval was never
+   * shown (the page could not decide it: the new message declines it).
+   */
+  async function settleLast(chatId: string): Promise<{ unseenApproval: boolean }> {
+    const { value: last, version } = await lastOf(chatId);
+    if (!last) return { unseenApproval: false };
+    const active = (await store.getValue(chatKeys.active(chatId))).value;
+    if (active === last.runId && !runIsOver(await sessions.runInfo(active))) await sessions.stop(active);
+    if (last.shownUpTo === undefined) return { unseenApproval: false };
+    const info = await sessions.runInfo(last.runId);
+    const events = (await store.readRunEvents(last.runId)).map((event) => ({
+      id: event.id,
+      event: JSON.parse(event.data) as AgentEventJson,
+    }));
+    const shown = events.filter(({ id }) => id <= last.shownUpTo!).map(({ event }) => event);
+    if (info?.outcome === 'interrupted') {
+      const asked = events.find(({ event }) => event.type === 'tool-approval-request');
+      return { unseenApproval: asked !== undefined && asked.id > last.shownUpTo };
+    }
+    // One server rewrites: the one that clears the mark.
+    const { shownUpTo: _, ...cleared } = last;
+    if (last.before < 0 || events.length === 0) return { unseenApproval: false };
+    if (
+      !(await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(cleared), {
+        ttlMs: UI_VALUES_TTL_MS,
+      }))
+    )
+      return { unseenApproval: false };
+    let count = (await store.getItems(chatId)).length;
+    for (; count > last.before; count--) await store.popItem(chatId);
+    await store.addItems(chatId, shownItems(last.input, shown), { idempotencyKey: `ui-shown:${last.runId}` });
+    return { unseenApproval: false };
+  }
+
+  /**
+   * For `regenerate()`: removes the session's last answer and its question, and answers the question
+   * (to be asked again). A pending approval must be decided first (409), as for a new message.
+   */
+  async function takeLastQuestion(chatId: string): Promise<ChatMessage[]> {
+    const view = await sessions.describe(chatId);
+    if (view && view.pendingApprovals.length > 0) {
+      const ids = view.pendingApprovals.map((call) => call.toolCallId);
+      throw new ChatRequestError({
+        status: 409,
+        message: `id: decide the pending tool call first (${ids.join(', ')})`,
+        details: { pendingToolCallIds: ids },
+      });
+    }
+    const items = view?.messages ?? [];
+    const at = items.findLastIndex((item) => item.role === 'user');
+    if (at === -1)
+      throw new ChatRequestError({
+        status: 400,
+        message: `id: chat '${chatId}' has no message to answer again`,
+      });
+    for (let count = items.length; count > at; count--) await store.popItem(chatId);
+    return [items[at]!];
+  }
+
+  return { lastOf, markResumes, begin, pageLeft, shownAll, settleLast, takeLastQuestion };
+}
+
+/** The operations of `createUIChatRuns`. */
+export type UIChatRuns = ReturnType<typeof createUIChatRuns>;
