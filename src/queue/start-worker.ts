@@ -85,15 +85,27 @@ export type WorkerRunStatus = 'completed' | 'interrupted' | 'failed' | 'stopped'
 export interface WorkerRunObserver {
   /** Each event of the run, as it is published. */
   onEvent?(event: AgentEvent): void;
-  /** The run ended for good in this worker (not a retry or a hand-over), after its events were stored. */
+  /**
+   * The run ended for good in this worker (not a retry or a hand-over), after its events were stored but
+   * its last one (`finish`, `error`, `abort`): that one is appended once this resolves, so a client acting
+   * on it finds what `onEnd` wrote.
+   */
   onEnd?(ending: { status: WorkerRunStatus; record: RunRecord | undefined }): Promise<void>;
   /** This worker no longer executes the run (it ended, or goes back to the queue): always called, last. */
   onRelease?(): Promise<void>;
 }
 
+// The events after which a run has nothing more to say.
+const TERMINAL_EVENTS = new Set(['finish', 'error', 'abort']);
+
+// Where a job's events go on their way to its stored log.
+interface EventSink {
+  push(event: AgentEvent): void;
+}
+
 // One attempt of a job: its event log, its observer, and how it ended for good (if it did).
 interface JobAttempt {
-  log: RunEventLogWriter | undefined;
+  log: EventSink;
   observer: WorkerRunObserver | undefined;
   ended: WorkerRunStatus | undefined;
 }
@@ -142,24 +154,20 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       : undefined;
 
   // Sends an event to the queue's bus (`queue.events`) and to the run's stored log.
-  const publish = (runId: string, event: AgentEvent, log: RunEventLogWriter | undefined) => {
+  const publish = (runId: string, event: AgentEvent, log: EventSink | undefined) => {
     bus.publish(runId, event).catch(onError);
-    log?.push(encodeEvent(event));
+    log?.push(event);
   };
 
   // An event of a run this worker does not drive (it failed for good): appended on its own.
   const publishError = (runId: string, error: unknown) => {
     const log = openLog(runId);
-    publish(runId, { type: 'error', error }, log);
+    publish(runId, { type: 'error', error }, log && { push: (event) => log.push(encodeEvent(event)) });
     log?.close().catch(onError);
   };
 
   // The run was asked to stop: recorded as stopped, its followers told with an `abort` event.
-  const endStopped = async (
-    runId: string,
-    reason: string | undefined,
-    log: RunEventLogWriter | undefined,
-  ) => {
+  const endStopped = async (runId: string, reason: string | undefined, log: EventSink) => {
     await markStopped(options.store, runId, reason);
     publish(runId, { type: 'abort', reason: new RunStoppedError(reason) }, log);
     return 'stopped';
@@ -209,16 +217,32 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
           return undefined;
         })
       : undefined;
-    const attempt: JobAttempt = { log, observer, ended: undefined };
+    // The run's last event (finish, error, abort) waits until the observer has settled what the run
+    // leaves behind, so a client acting on it finds that on any server.
+    const held: AgentEvent[] = [];
+    const sink: EventSink = {
+      push(event) {
+        if (observer?.onEnd && (held.length > 0 || TERMINAL_EVENTS.has(event.type))) held.push(event);
+        else log?.push(encodeEvent(event));
+      },
+    };
+    const attempt: JobAttempt = { log: sink, observer, ended: undefined };
+    const storeEvents = async () => {
+      if (log && !(await log.close()))
+        onError(new Error(`Events of run "${eventLogId}" could not be stored`));
+    };
     try {
       return await runLogged(job, token, signal, attempt);
     } finally {
       // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
-      if (log && !(await log.close())) onError(new Error(`Events of run "${runId}" could not be stored`));
-      // Told after the events are stored, so whoever waits for the end has them all.
+      await storeEvents();
       if (attempt.ended && observer?.onEnd) {
         const record = await options.store.getRun(runId).catch(() => undefined);
         await observer.onEnd({ status: attempt.ended, record }).catch(onError);
+      }
+      if (held.length > 0) {
+        for (const event of held) log?.push(encodeEvent(event));
+        await storeEvents();
       }
       await observer?.onRelease?.().catch(onError);
     }

@@ -1,7 +1,7 @@
 import type { Notification, Pool, PoolClient } from 'pg';
 import type { SignalStore } from '../agent/durable/store.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
-import { deliverSignal } from './store-utils.js';
+import { deliverSignal, signalHealthCheckEveryMs } from './store-utils.js';
 
 /** `SignalStore` on PostgreSQL LISTEN/NOTIFY, plus `close` for its listening connection. */
 export interface PostgresSignals extends SignalStore {
@@ -15,7 +15,7 @@ export interface PostgresSignalsOptions {
   pool: () => Promise<Pool>;
   /** The store's schema name: the PostgreSQL channel is derived from it. */
   schemaName: string;
-  /** Longest wait for the health check of the listening connection. */
+  /** The store's operation timeout: it bounds and paces the listening connection's health check. */
   commandTimeoutMs: number;
   onWarning: (message: string) => void;
 }
@@ -31,8 +31,6 @@ interface Listener {
 
 // Backoff between attempts to get the listening connection back.
 const RECONNECT_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000];
-// How often the listening connection is checked: a half-open connection never reports an error itself.
-const HEALTH_CHECK_EVERY_MS = 30_000;
 
 /** The PostgreSQL channel of a store's schema: an identifier of at most 63 bytes, stable per schema. */
 export function signalChannelOf(schemaName: string): string {
@@ -127,7 +125,7 @@ export function createPostgresSignals({
 
   const listen = () => {
     listening ??= connect();
-    healthCheck ??= setInterval(() => void checkHealth(), HEALTH_CHECK_EVERY_MS).unref();
+    healthCheck ??= setInterval(() => void checkHealth(), signalHealthCheckEveryMs(commandTimeoutMs)).unref();
     return listening;
   };
 

@@ -1,16 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { SignalStore } from '../agent/durable/store.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
-import { deliverSignal } from './store-utils.js';
+import { deliverSignal, signalHealthCheckEveryMs } from './store-utils.js';
 
 /** A subscribed channel: its listeners, and the SUBSCRIBE that made it. */
 interface Channel {
   listeners: Set<(message: string) => void>;
   subscribed: Promise<unknown>;
 }
-
-// How often the subscriber connection is checked with a PING.
-const HEALTH_CHECK_EVERY_MS = 30_000;
 
 /** `SignalStore` on Redis pub/sub, plus `close` for its subscriber connection. */
 export interface RedisSignals extends SignalStore {
@@ -26,6 +23,8 @@ export interface RedisSignalsOptions {
   openSubscriber: () => Promise<Redis>;
   /** The store's key prefix: channel `c` is published as `<prefix>signal:c`. */
   prefix: string;
+  /** The store's operation timeout: it paces the subscriber's health check. */
+  commandTimeoutMs: number;
   onWarning: (message: string) => void;
 }
 
@@ -39,6 +38,7 @@ export function createRedisSignals({
   client,
   openSubscriber,
   prefix,
+  commandTimeoutMs,
   onWarning,
 }: RedisSignalsOptions): RedisSignals {
   const channels = new Map<string, Channel>();
@@ -84,7 +84,7 @@ export function createRedisSignals({
       redis.ping().catch(() => {
         if (redis.status === 'ready') redis.disconnect(true);
       });
-    }, HEALTH_CHECK_EVERY_MS).unref();
+    }, signalHealthCheckEveryMs(commandTimeoutMs)).unref();
     return redis;
   };
   const subscriberConnection = () => {

@@ -98,6 +98,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   const signals = createRedisSignals({
     client,
     prefix,
+    commandTimeoutMs,
     onWarning,
     async openSubscriber() {
       // The subscriber subscribes again itself after a reconnect (see createRedisSignals).

@@ -100,3 +100,12 @@ export function deliverSignal(
 function warnListenerFailed(channel: string, error: unknown, onWarning: (message: string) => void): void {
   onWarning(`a listener of signal channel "${channel}" threw: ${(error as Error)?.message ?? String(error)}`);
 }
+
+/**
+ * How often a store checks its signal connection (a PING, a `SELECT 1`): a half-open connection never
+ * reports an error itself. Twice the operation timeout, within 1 s and 30 s: a dead listener is found
+ * within seconds, and an idle one costs a round trip every 20 s with the default timeout.
+ */
+export function signalHealthCheckEveryMs(commandTimeoutMs: number): number {
+  return Math.min(30_000, Math.max(1_000, commandTimeoutMs * 2));
+}

@@ -1,15 +1,15 @@
 import type { RunRecord, Store } from '../agent/durable/store.js';
+import type { RunResult } from '../agent/run-result.js';
 import type { WorkerRunObserver, WorkerRunStatus } from '../queue/start-worker.js';
 import {
   type ChatRunInfo,
   type ChatStateStore,
   chatKeys,
-  type PausedChatRun,
   readJsonValue,
   requireChatStateStore,
   trySignal,
 } from './chat-state.js';
-import { keepShown, RunLease } from './execute-chat-run.js';
+import { RunLease, settleChatRun } from './execute-chat-run.js';
 
 /** Options of `chatRunObserver`. */
 export interface ChatRunObserverOptions {
@@ -45,57 +45,64 @@ export function chatRunObserver(
       Math.max(50, Math.floor(leaseMs / 3)),
     );
     timer.unref();
+    const run = { runId, agentRunId, sessionId: info.sessionId };
     let shown = '';
+    let ended: WorkerRunStatus | undefined;
     return {
       onEvent(event) {
         if (event.type === 'text-delta') shown += event.text;
       },
+      // Before the run's last event is appended: a client acting on it finds the session settled.
       async onEnd({ status, record }) {
         clearInterval(timer);
-        await endChatRun(store, { runId, agentRunId, sessionId: info.sessionId }, status, record, shown, {
-          keepEndedRunsMs,
-        });
+        ended = status;
+        await settleWorkerChatRun(store, run, status, record, shown);
       },
+      // After it: the outcome tells the relays that nothing more comes.
       async onRelease() {
         clearInterval(timer);
+        if (ended) await endChatRun(store, run, ended, { keepEndedRunsMs });
       },
     };
   };
 }
 
 /**
- * Ends a chat run executed outside the chat handler's process, as `executeChatRun` ends its own: called by
- * the worker's observer, and by `queueChatRunner` for a run stopped before a worker took it.
+ * What a chat turn run outside the chat handler's process leaves in the store, as `settleChatRun` writes it
+ * for the in-process runner: a stopped turn's shown text kept in the session, a paused run kept for the
+ * approval buttons, the session's active run released.
  */
-export async function endChatRun(
+export async function settleWorkerChatRun(
   store: ChatStateStore,
   run: { runId: string; agentRunId: string; sessionId: string },
   status: WorkerRunStatus,
   record: RunRecord | undefined,
   shown: string,
-  { keepEndedRunsMs }: { keepEndedRunsMs: number },
 ): Promise<void> {
   const { runId, agentRunId, sessionId } = run;
-  if (status === 'stopped') {
-    // A new turn's input is its own (a continuation's was kept when it paused).
-    const messages = runId === agentRunId ? [...(record?.session?.input ?? [])] : [];
-    await keepShown(store, { kind: 'start', runId, sessionId, messages }, shown);
-  }
-  if (status === 'interrupted' && record) {
-    const paused: PausedChatRun = {
-      runId,
-      agentRunId,
-      pending: record.interruptions.map((item) => ({
-        toolCallId: item.toolCallId,
-        toolName: item.toolName,
-        arguments: item.input,
-      })),
-    };
-    const current = await store.getValue(chatKeys.paused(sessionId));
-    await store.setValueIf(chatKeys.paused(sessionId), current.version, JSON.stringify(paused));
-  }
-  await new RunLease(store, runId, 0).end(status, status === 'interrupted' ? undefined : keepEndedRunsMs);
-  const active = await store.getValue(chatKeys.active(sessionId));
-  if (active.value === runId) await store.setValueIf(chatKeys.active(sessionId), active.version, undefined);
-  await trySignal(store, chatKeys.eventsChannel(runId), 'end');
+  // A new turn's input is its own (a continuation's was kept when it paused).
+  const messages = runId === agentRunId ? [...(record?.session?.input ?? [])] : [];
+  // What settleChatRun reads of a paused run's result: its stored run and the calls it waits for.
+  const paused =
+    status === 'interrupted' && record
+      ? ({ runId: agentRunId, interruptions: record.interruptions } as unknown as RunResult<unknown>)
+      : undefined;
+  await settleChatRun({
+    store,
+    run: { kind: 'start', runId, sessionId, messages },
+    outcome: status,
+    result: paused,
+    shown,
+  });
+}
+
+/** Records a settled chat turn's outcome (its lease ends) and wakes the relays following it. */
+export async function endChatRun(
+  store: ChatStateStore,
+  run: { runId: string },
+  status: WorkerRunStatus,
+  { keepEndedRunsMs }: { keepEndedRunsMs: number },
+): Promise<void> {
+  await new RunLease(store, run.runId, 0).end(status, status === 'interrupted' ? undefined : keepEndedRunsMs);
+  await trySignal(store, chatKeys.eventsChannel(run.runId), 'end');
 }

@@ -3,7 +3,7 @@ import { RunStateError } from '../agent/run-state.js';
 import type { RunQueue } from '../queue/run-queue.js';
 import { isStoppedRecord } from '../queue/run-stop.js';
 import { SvcError } from '../transport/errors/svc-error.js';
-import { endChatRun } from './chat-run-observer.js';
+import { endChatRun, settleWorkerChatRun } from './chat-run-observer.js';
 import type { ChatRunner } from './chat-runner.js';
 import { type ChatRunInfo, chatKeys, readJsonValue, requireChatStateStore } from './chat-state.js';
 import { RunLease } from './execute-chat-run.js';
@@ -99,14 +99,9 @@ export function queueChatRunner(options: QueueChatRunnerOptions): ChatRunner {
       if (!isStoppedRecord(record)) return;
       const info = (await readJsonValue<ChatRunInfo>(store, chatKeys.run(runId))).value;
       if (!info || info.outcome) return;
-      await endChatRun(
-        store,
-        { runId, agentRunId: info.agentRunId, sessionId: info.sessionId },
-        'stopped',
-        record,
-        '',
-        { keepEndedRunsMs },
-      );
+      const run = { runId, agentRunId: info.agentRunId, sessionId: info.sessionId };
+      await settleWorkerChatRun(store, run, 'stopped', record, '');
+      await endChatRun(store, run, 'stopped', { keepEndedRunsMs });
     },
     // The queue is the caller's: it may serve other handlers.
     async close() {

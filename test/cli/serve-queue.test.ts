@@ -87,7 +87,7 @@ describe.skipIf(!redisUp)('svc-agents serve --queue and svc-agents worker', { ti
     expect(sent.tools?.map((tool) => tool.function.name)).toContain('schedule_reminder');
   });
 
-  it('should refuse --queue without a shared store, before serving', async () => {
+  it('should refuse --queue without a shared store, before connecting to anything', async () => {
     const result = await runCli(['serve', '--port', '0', '--queue'], { timeoutMs: 60_000 });
 
     expect(result.code).toBe(2);

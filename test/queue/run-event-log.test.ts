@@ -110,7 +110,10 @@ for (const backend of queueBackends) {
       await unsubscribe();
     });
 
-    it('should continue the ids of a run another worker takes over, without a gap or a duplicate', async () => {
+    // Two workers start and a run changes hands: generous on a loaded machine.
+    it('should continue the ids of a run another worker takes over, without a gap or a duplicate', {
+      timeout: 90_000,
+    }, async () => {
       emu.script([
         toolTurn('w1', 'wait_for_release'),
         toolTurn('w2', 'wait_for_release'),
@@ -118,18 +121,19 @@ for (const backend of queueBackends) {
       ]);
       const first = await startTheWorker();
       await queue.enqueue('support', 'Wait, then answer', { runId: 'r2' });
-      await eventually(async () => release !== undefined, 10_000);
+      await eventually(async () => release !== undefined, 30_000);
       const before = await readLog(ns.store, 'r2');
 
       // The first worker goes away mid-tool; its run resumes elsewhere from the checkpoint.
       await first.close(true);
       release = undefined;
       await startTheWorker();
-      await eventually(async () => release !== undefined, 15_000);
+      await eventually(async () => release !== undefined, 30_000);
       release!();
-      const record = await queue.waitUntilFinished('r2', { timeout: 15_000 });
+      const record = await queue.waitUntilFinished('r2', { timeout: 30_000 });
       await eventually(
         async () => (await readLog(ns.store, 'r2')).at(-1)?.data.includes('"finish"') === true,
+        15_000,
       );
       const log = await readLog(ns.store, 'r2');
 

@@ -142,6 +142,23 @@ for (const faultCase of cases) {
       expect(await store.setValueIf('faults-after-reset', 0, 'x')).toBe(true);
     });
 
+    it('should replace a signal connection that stopped answering (half-open) and deliver later signals', async () => {
+      await setUp();
+      const received: string[] = [];
+      await store.onSignal('faults-half-open', (message) => received.push(message));
+      const accepted = proxy.acceptedConnections;
+      // Every socket stays open and silent: no reset, no error, only the health check can tell.
+      proxy.stall();
+      await eventually(async () => proxy.acceptedConnections > accepted, 15_000);
+      proxy.resume();
+      let sent = 0;
+      await eventually(async () => {
+        await direct.signal('faults-half-open', `after-${sent++}`);
+        return received.length > 0;
+      }, 20_000);
+      expect(received[0]).toMatch(/^after-/);
+    }, 45_000);
+
     it('should not duplicate events when an append whose reply was lost is retried with the same ids', async () => {
       await setUp();
       await store.appendRunEvents('faults-append', 0, ['e0', 'e1']);

@@ -80,6 +80,17 @@ export const serveCommand: CommandSpec = {
     const port = Number(portText);
     if (!/^\d+$/.test(portText) || port > 65_535)
       throw new CliUsageError(`--port: must be 0-65535, not "${portText}"`, 'serve');
+    // Checked before anything starts: the workers can only share a Redis or PostgreSQL store.
+    const { env: vars } = ctx.io;
+    if (
+      args.values.queue &&
+      !(args.values.redis ?? args.values.postgres ?? vars.SVC_REDIS_URL ?? vars.SVC_POSTGRES_URL)
+    ) {
+      throw new CliUsageError(
+        '--queue needs --redis <url> or --postgres <url>: the workers share that store',
+        'serve',
+      );
+    }
     const allowedOrigins = (args.values['allow-origin'] as string[] | undefined) ?? [];
     try {
       checkAllowedOrigins(allowedOrigins);
@@ -116,12 +127,6 @@ export const serveCommand: CommandSpec = {
       args.values.namespace ??
       env.SVC_REDIS_URL ??
       env.SVC_POSTGRES_URL;
-    if (args.values.queue && shared === undefined) {
-      throw new CliUsageError(
-        '--queue needs --redis <url> or --postgres <url>: the workers share that store',
-        'serve',
-      );
-    }
     const backend = shared === undefined ? undefined : await openRunBackend(ctx, args, 'serve');
     const runner = backend && args.values.queue ? await queueRunner(ctx, backend) : undefined;
     const server = await startChatServer({
