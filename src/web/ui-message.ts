@@ -6,7 +6,9 @@
 export interface UIMessage {
   /** Stable for one conversation: the same history gives the same ids. */
   id: string;
+  /** Who wrote it; system messages are not shown. */
   role: 'user' | 'assistant';
+  /** What it shows, in order. */
   parts: UIMessagePart[];
 }
 
