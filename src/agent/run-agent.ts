@@ -1,5 +1,5 @@
 import type { SystemMessage } from '../api/types/chat.js';
-import { cancelledText } from '../tools/execute-tool-call.js';
+import { cancelledText, guardrailRepairMessage, rejectionText, turnLimitText } from '../tools/model-texts.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentCore, OutputSpec } from './agent-core.js';
 import { instrumentRun } from './agent-instrumentation.js';
@@ -10,14 +10,13 @@ import { callModelWithFallback } from './call-model-with-fallback.js';
 import { checkFinalOutput } from './check-final-output.js';
 import { priceStep } from './cost/price-step.js';
 import { distinctToolCallIds } from './distinct-tool-call-ids.js';
-import type { DurableHooks } from './durable/durable-run.js';
+import type { DurableHooks } from './durable/stored-run-writer.js';
 import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
 import { attachRunState, MaxTurnsExceededError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { executeTurnTools, type TurnToolContext } from './execute-turn-tools.js';
 import { checkInput, firstTripwire, type InputCheck } from './guardrails/run-guardrails.js';
 import { agentInCharge, requestedHandoff } from './handoffs/handoff.js';
-import { guardrailRepairMessage } from './model-texts.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import { needsApprovalCheck, prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
 import { recordStep } from './record-step.js';
@@ -26,13 +25,7 @@ import type { AgentStep, RunResult } from './run-result.js';
 import { runInScope, toolSetNeedsScope } from './run-scope.js';
 import { neverAborted, throwIfAborted, toAbortError } from './run-signal.js';
 import type { RunState } from './run-state.js';
-import {
-  rejectionText,
-  resultFromOutcome,
-  settlePendingCalls,
-  turnLimitText,
-  unrunResult,
-} from './settle-pending-calls.js';
+import { resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
 import { toAssistantMessage } from './to-assistant-message.js';
 
 /** Guardrail repairs allowed per final answer: one corrective turn, then the tripwire is thrown. */
@@ -199,7 +192,7 @@ async function loop(
         }
         if (lastTurn) {
           settlePendingCalls(state, (call) =>
-            unrunResult(call, 'turn-limit', turnLimitText(call, run.maxTurns)),
+            unrunResult(call, 'turn-limit', turnLimitText(call.toolName, run.maxTurns)),
           );
           await finishStep(run, options, emit, step);
           const result = resultOf(run, agent, 'completed', undefined);
@@ -378,7 +371,8 @@ function failRun(
   settlePendingCalls(state, (call) => {
     const done = state.ledger.get(call.toolCallId);
     if (done) return resultFromOutcome(done);
-    if (call.approval === 'rejected') return unrunResult(call, 'rejected', rejectionText(call));
+    if (call.approval === 'rejected')
+      return unrunResult(call, 'rejected', rejectionText(call.toolName, call.rejectionMessage));
     const idempotent = toolSet.functions.get(call.toolName)?.idempotent === true;
     return unrunResult(call, 'aborted', cancelledText(call.toolName, idempotent));
   });
