@@ -1,5 +1,5 @@
 import type { SystemMessage } from '../api/types/chat.js';
-import { cancelledText, guardrailRepairMessage, rejectionText, turnLimitText } from '../tools/model-texts.js';
+import { cancelledText, rejectionText, turnLimitText } from '../tools/model-texts.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { AgentCore, OutputSpec } from './agent-core.js';
 import { instrumentRun } from './agent-instrumentation.js';
@@ -15,7 +15,7 @@ import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-star
 import { attachRunState, MaxTurnsExceededError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { executeTurnTools, type TurnToolContext } from './execute-turn-tools.js';
-import { checkInput, firstTripwire, type InputCheck } from './guardrails/run-guardrails.js';
+import { checkInput, checkOutput, type InputCheck } from './guardrails/run-guardrails.js';
 import { agentInCharge, requestedHandoff } from './handoffs/handoff.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import { needsApprovalCheck, prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
@@ -27,9 +27,6 @@ import { neverAborted, throwIfAborted, toAbortError } from './run-signal.js';
 import type { RunState } from './run-state.js';
 import { resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
 import { toAssistantMessage } from './to-assistant-message.js';
-
-/** Guardrail repairs allowed per final answer: one corrective turn, then the tripwire is thrown. */
-const MAX_GUARDRAIL_REPAIRS = 1;
 
 /** What `agent.run` / `agent.stream` / `agent.resume` hand the loop, unpacked once, here. */
 export interface RunAgentOptions {
@@ -186,8 +183,17 @@ async function loop(
           if (checked === 'repair') continue;
           // The final answer's hooks: the input guardrails still running, then the output guardrails.
           await input?.passed();
-          const guarded = options.outputGuardrails.length > 0;
-          if (guarded && (await refusedByGuardrail(run, options, signal, step, checked.output))) continue;
+          if (options.outputGuardrails.length > 0) {
+            const args = {
+              value: checked.output ?? step.text,
+              text: step.text,
+              messages: state.messages,
+              context: run.context,
+              agent: options.name,
+              signal: signal ?? neverAborted,
+            };
+            if ((await checkOutput(options.outputGuardrails, args, state)) === 'repair') continue;
+          }
           return finish(run, agent, emit, 'completed', checked.output);
         }
         if (lastTurn) {
@@ -279,42 +285,6 @@ async function runTools(
   return runInScope({ agentName, state, emit: turn.emit }, () =>
     executeTurnTools(turn, state, eager, onToolFinished),
   );
-}
-
-/**
- * The output guardrails' hook before the final answer: answers true when a guardrail with `repair`
- * refused it and the model gets one corrective turn (a user message saying why, if a turn is left); any
- * other tripwire is thrown. The repairs spent live in the state, so a resumed run honours them; an
- * answer that passes resets them.
- */
-async function refusedByGuardrail(
-  run: RunAgentOptions,
-  options: NormalizedAgentOptions,
-  signal: AbortSignal | undefined,
-  step: AgentStep,
-  output: unknown,
-): Promise<boolean> {
-  const { state } = run;
-  const guards = options.outputGuardrails;
-  const args = {
-    value: output ?? step.text,
-    text: step.text,
-    messages: state.messages,
-    context: run.context,
-    agent: options.name,
-    signal: signal ?? neverAborted,
-  };
-  const trip = await firstTripwire(guards, args, 'output', state);
-  if (!trip) {
-    state.guardrailRepairs = 0;
-    return false;
-  }
-  const guard = guards.find((candidate) => candidate.name === trip.guardrail);
-  const turnsLeft = (state.turnLimit ?? state.turn) - state.turn;
-  if (!guard?.repair || state.guardrailRepairs >= MAX_GUARDRAIL_REPAIRS || turnsLeft <= 0) throw trip;
-  state.guardrailRepairs += 1;
-  state.messages.push(guardrailRepairMessage(trip.guardrail, trip.reason));
-  return true;
 }
 
 async function finishStep(
