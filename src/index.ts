@@ -43,12 +43,16 @@ export type {
   VersionedValue,
 } from './agent/durable/store.js';
 export type { DynamicTools, DynamicToolsArgs } from './agent/dynamic-tools.js';
-export { AgentOptionsError } from './agent/errors/agent-options-error.js';
-export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';
-export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
-export { OutputValidationError } from './agent/errors/output-validation-error.js';
-export { RunConflictError } from './agent/errors/run-conflict-error.js';
-export { ToolApprovalError } from './agent/errors/tool-approval-error.js';
+export {
+  AgentOptionsError,
+  ContextWindowExceededError,
+  GuardrailTripwireError,
+  MaxTurnsExceededError,
+  OutputValidationError,
+  RunConflictError,
+  RunStateError,
+  ToolApprovalError,
+} from './agent/errors.js';
 export type {
   AbortEvent,
   AgentEvent,
@@ -81,7 +85,6 @@ export {
   type GuardrailArgs,
   type GuardrailVerdict,
 } from './agent/guardrails/guardrail.js';
-export { GuardrailTripwireError } from './agent/guardrails/guardrail-tripwire-error.js';
 export {
   type Handoff,
   type HandoffInputFilter,
@@ -102,7 +105,7 @@ export type {
   StepToolResult,
   ToolApprovalItem,
 } from './agent/run-result.js';
-export { type PendingToolCall, RunState, RunStateError } from './agent/run-state.js';
+export { type PendingToolCall, RunState } from './agent/run-state.js';
 export {
   allOf,
   anyOf,

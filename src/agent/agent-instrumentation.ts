@@ -3,6 +3,7 @@ import type { CreateChatCompletion } from './call-model.js';
 import type { AgentEvent } from './events.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import type { RunResult } from './run-result.js';
+import { neverAborted } from './run-signal.js';
 import type { RunState } from './run-state.js';
 
 /** What an instrumentation learns when a run starts. */
@@ -47,8 +48,8 @@ export interface AgentInstrumentation {
 }
 
 /**
- * The run's `emit` and model call with the agent's instrumentation attached, how to attach it to another
- * agent's model call (a handoff), and how to report the run's end.
+ * The run's `emit` with the agent's instrumentation attached, how to attach it to the model call of each
+ * agent in charge, and how to report the run's end.
  */
 export async function instrumentRun(
   instrumentation: AgentInstrumentation,
@@ -56,13 +57,11 @@ export async function instrumentRun(
   run: {
     state: RunState;
     resumed: boolean;
-    signal: AbortSignal;
+    signal: AbortSignal | undefined;
     emit: ((event: AgentEvent) => void) | undefined;
-    create: CreateChatCompletion;
   },
 ): Promise<{
   emit: ((event: AgentEvent) => void) | undefined;
-  create: CreateChatCompletion;
   wrapModelCall: (create: CreateChatCompletion) => CreateChatCompletion;
   end: RunInstrumentation['end'];
 }> {
@@ -76,9 +75,9 @@ export async function instrumentRun(
     messages: state.messages,
     // A call answered in the ledger (before a crash, or before a pause) is not run again.
     pendingToolCalls: state.pendingToolCalls.filter((call) => !state.ledger.has(call.toolCallId)),
-    signal,
+    signal: signal ?? neverAborted,
   });
-  if (!observer) return { emit, create: run.create, wrapModelCall: (create) => create, end: () => {} };
+  if (!observer) return { emit, wrapModelCall: (create) => create, end: () => {} };
   const wrapModelCall = (create: CreateChatCompletion) =>
     observer.wrapModelCall ? observer.wrapModelCall(create) : create;
   return {
@@ -88,7 +87,6 @@ export async function instrumentRun(
           emit?.(event);
         }
       : emit,
-    create: wrapModelCall(run.create),
     wrapModelCall,
     end: (outcome) => observer.end(outcome),
   };

@@ -1,5 +1,5 @@
 import type { RunRecord, Store } from '../agent/durable/store.js';
-import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../agent/errors.js';
 import { RunStoppedError } from './queue-errors.js';
 
 /** The shared value holding a run's stop request, and the signal channel that announces it. */

@@ -8,7 +8,7 @@ import type {
   StoredRunEvent,
   WriteRunOptions,
 } from '../agent/durable/store.js';
-import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { ConfigurationError } from '../transport/errors/svc-error.js';
 import { type GuardedStore, guardStore } from './guard-store.js';

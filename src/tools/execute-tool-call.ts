@@ -5,28 +5,26 @@ import { ToolExecutionError } from './errors/tool-execution-error.js';
 import { ToolSuspendedError } from './errors/tool-suspended-error.js';
 import { ToolTimeoutError } from './errors/tool-timeout-error.js';
 import { formatToolOutput } from './format-tool-output.js';
+import { cancelledText, timedOutText } from './model-texts.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import { safeErrorMessage } from './safe-error-message.js';
 import type { ParseArgumentsResult, ToolCallOutcome, ToolSet } from './tool.js';
 import { ToolCallContext } from './tool-call-context.js';
 import type { ToolCallLedger } from './tool-call-ledger.js';
 
-/** Options of `executeToolCall`. */
-export interface ExecuteToolCallOptions<C = unknown> {
+/**
+ * What every tool call of one turn shares: the tools, the caller's context and client, the run's signal,
+ * id and step, and the output cap. The agent builds one per turn and hands it to each call.
+ */
+export interface ToolCallScope<C = unknown> {
   /** The tools of the run. */
   toolSet: ToolSet;
-  /** The call the model asked for. */
-  call: ToolCall;
   /** The run's user context, passed to the tool as `ctx.context`. */
   context?: C;
   /** The client, passed to the tool as `ctx.client`. */
   client?: SvcClient | undefined;
   /** The run's abort signal; the tool's own signal also fires on its timeout. */
   signal?: AbortSignal | undefined;
-  /** Records the call so its id never runs twice. */
-  ledger?: ToolCallLedger | undefined;
-  /** The call's arguments as the tool's `parseArguments` already parsed them (parsed here otherwise). */
-  parsedArguments?: ParseArgumentsResult<unknown> | undefined;
   /** The agent run this call belongs to, passed to the tool as `ctx.runId`. */
   runId?: string | undefined;
   /** Index of the run's step (turn) that made the call; part of `ctx.idempotencyKey`. */
@@ -35,21 +33,55 @@ export interface ExecuteToolCallOptions<C = unknown> {
   maxOutputChars?: number | undefined;
 }
 
+/** Options of `executeToolCall`. */
+export interface ExecuteToolCallOptions<C = unknown> extends ToolCallScope<C> {
+  /** The call the model asked for. */
+  call: ToolCall;
+  /** Records the call so its id never runs twice. */
+  ledger?: ToolCallLedger | undefined;
+  /** The call's arguments as the tool's `parseArguments` already parsed them (parsed here otherwise). */
+  parsedArguments?: ParseArgumentsResult<unknown> | undefined;
+}
+
 /**
  * Runs one tool call and describes how it went. Model mistakes (unknown tool, bad arguments), a throwing
  * tool, a timeout and an abort all become an outcome whose `content` is the `tool` message for the model:
  * it never rejects for what the tool did.
  */
 export function executeToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
-  const { ledger, call } = options;
-  if (!ledger) return runToolCall(options);
-  // An idempotent tool stopped mid-run is forgotten like an unstarted one: a resumed run may run it again.
-  const rerunIfStopped = options.toolSet.functions.get(call.function.name)?.idempotent === true;
-  return ledger.run(call.id, () => runToolCall(options), rerunIfStopped);
+  return executeScopedToolCall(
+    options,
+    options.call,
+    options.signal,
+    options.ledger,
+    options.parsedArguments,
+  );
 }
 
-async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
-  const { toolSet, call, signal } = options;
+/**
+ * `executeToolCall` for a call of a turn whose shared part (`scope`) was built once: nothing is allocated
+ * per call to describe it. `signal` is the call's own (the scope's, or one that also stops this call).
+ */
+export function executeScopedToolCall<C>(
+  scope: ToolCallScope<C>,
+  call: ToolCall,
+  signal: AbortSignal | undefined,
+  ledger: ToolCallLedger | undefined,
+  parsedArguments: ParseArgumentsResult<unknown> | undefined,
+): Promise<ToolCallOutcome> {
+  if (!ledger) return runToolCall(scope, call, signal, parsedArguments);
+  // An idempotent tool stopped mid-run is forgotten like an unstarted one: a resumed run may run it again.
+  const rerunIfStopped = scope.toolSet.functions.get(call.function.name)?.idempotent === true;
+  return ledger.run(call.id, () => runToolCall(scope, call, signal, parsedArguments), rerunIfStopped);
+}
+
+async function runToolCall<C>(
+  scope: ToolCallScope<C>,
+  call: ToolCall,
+  signal: AbortSignal | undefined,
+  parsedArguments: ParseArgumentsResult<unknown> | undefined,
+): Promise<ToolCallOutcome> {
+  const { toolSet } = scope;
   const toolName = call.function.name;
   const argumentsText = call.function.arguments ?? '';
   const base = { toolCallId: call.id, toolName, output: undefined, executed: false };
@@ -59,7 +91,7 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     const error = new NoSuchToolError({ toolName, availableTools: [...toolSet.functions.keys()] });
     return { ...base, input: argumentsText, status: 'no-such-tool', content: error.message, error };
   }
-  const parsed = options.parsedArguments ?? tool.parseArguments(argumentsText);
+  const parsed = parsedArguments ?? tool.parseArguments(argumentsText);
   if (!parsed.ok) {
     return {
       ...base,
@@ -87,12 +119,12 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     run: (work) =>
       tool.execute(
         input,
-        new ToolCallContext(call.id, work, options.context as C, options.client, options.runId, options.step),
+        new ToolCallContext(call.id, work, scope.context as C, scope.client, scope.runId, scope.step),
       ),
   });
   let failed: Exclude<typeof result, { status: 'ok' }>;
   if (result.status === 'ok') {
-    const formatted = tryFormat(result.value, tool.maxOutputChars ?? options.maxOutputChars);
+    const formatted = tryFormat(result.value, tool.maxOutputChars ?? scope.maxOutputChars);
     // The common outcome, built in one literal (no spread of `base`).
     if (typeof formatted === 'string') {
       return {
@@ -114,7 +146,7 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
       return {
         ...started,
         status: 'timeout',
-        content: `${failed.error.message}; the call was stopped, but it had started and may have taken effect.`,
+        content: timedOutText(failed.error.message),
         error: failed.error,
       };
     case 'aborted':
@@ -147,25 +179,6 @@ function tryFormat(value: unknown, maxChars: number | undefined): string | { err
   } catch (error) {
     return { error };
   }
-}
-
-/**
- * The `tool` message of a call an abort stopped. `started`: true when its tool ran, false when it never
- * did, undefined when not known (the ledger forgets only an idempotent call stopped mid-run, so an unknown
- * non-idempotent call never started). A tool may ignore its signal and finish its side effect anyway, so
- * the model is told what is known, not "cancelled".
- */
-export function cancelledText(toolName: string, idempotent: boolean, started?: boolean): string {
-  const stopped = `Tool ${toolName} was stopped while it ran (the run was aborted); it may have taken effect`;
-  if (started === true) {
-    return idempotent
-      ? `${stopped}, and running it again is safe.`
-      : `${stopped}, so check before running it again.`;
-  }
-  if (started === undefined && idempotent) {
-    return `Tool ${toolName} was stopped or not started (the run was aborted); it may have taken effect, and running it again is safe.`;
-  }
-  return `Tool ${toolName} was not run: the run was aborted before it started.`;
 }
 
 function reasonOf(signal: AbortSignal): Error {

@@ -1,5 +1,5 @@
 import type { Store } from '../agent/durable/store.js';
-import { RunStateError } from '../agent/run-state.js';
+import { RunStateError } from '../agent/errors.js';
 import type { RunQueue } from '../queue/run-queue.js';
 import { isStoppedRecord } from '../queue/run-stop.js';
 import { SvcError } from '../transport/errors/svc-error.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { ToolApprovalError } from '../../src/agent/errors/tool-approval-error.js';
+import { RunStateError, ToolApprovalError } from '../../src/agent/errors.js';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { RunState, RunStateError } from '../../src/agent/run-state.js';
+import { RunState } from '../../src/agent/run-state.js';
 import type { ToolMessage } from '../../src/api/types/chat.js';
 import { createRecordingTool } from '../helpers/create-recording-tool.js';
 import { toolTurn } from '../helpers/tool-turn.js';
@@ -54,7 +54,7 @@ describe('tool approvals', () => {
       ]);
       const paused = await createAgent(first.tools).run('Clean up');
       const text = JSON.stringify(paused.state);
-      expect(JSON.parse(text).$schemaVersion).toBe(1);
+      expect(JSON.parse(text).$schemaVersion).toBe(2);
 
       // Another process: fresh tools, fresh agent.
       const second = createTools();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
-import { createRunRecord } from '../../../src/agent/durable/run-durably.js';
+import { createRunRecord } from '../../../src/agent/durable/run-with-store.js';
 import type { Store } from '../../../src/agent/durable/store.js';
+import { GuardrailTripwireError, RunStateError } from '../../../src/agent/errors.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { defineGuardrail } from '../../../src/agent/guardrails/guardrail.js';
-import { GuardrailTripwireError } from '../../../src/agent/guardrails/guardrail-tripwire-error.js';
 import { handoff, handoffFilters } from '../../../src/agent/handoffs/handoff.js';
-import { RunState, RunStateError } from '../../../src/agent/run-state.js';
+import { RunState } from '../../../src/agent/run-state.js';
 import { fileStore } from '../../../src/stores/file-store.js';
 import { memoryStore } from '../../../src/stores/memory-store.js';
 import { defineTool } from '../../../src/tools/define-tool.js';

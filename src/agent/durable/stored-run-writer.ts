@@ -1,9 +1,8 @@
 import type { ChatMessage } from '../../api/types/chat.js';
 import type { ToolSet } from '../../tools/tool.js';
-import { RunConflictError } from '../errors/run-conflict-error.js';
-import { GuardrailTripwireError } from '../guardrails/guardrail-tripwire-error.js';
+import { GuardrailTripwireError, RunConflictError, RunStateError } from '../errors.js';
 import type { ToolApprovalItem } from '../run-result.js';
-import { type RunState, RunStateError } from '../run-state.js';
+import type { RunState } from '../run-state.js';
 import { recoverInFlight } from './recover-in-flight.js';
 import type {
   RunRecord,
@@ -33,7 +32,7 @@ export interface DurableHooks {
  * (its reply lost), so the next write first reads the run and, when the stored version is that write's,
  * goes on from it instead of conflicting with its own checkpoint.
  */
-export class DurableRun implements DurableHooks {
+export class StoredRunWriter implements DurableHooks {
   readonly store: Store;
   readonly runId: string;
   readonly agentName: string;
