@@ -1,5 +1,5 @@
 // node bench/src/floor.mjs [--base=<git ref>] [--rounds=7] [--warmup-rounds=3] [--import-samples=15]
-//   [--skip=import,cpu,decode] [--out=bench/results/<file>.md]
+//   [--skip=import,cpu,decode] [--cells=ns-c1,s-c1,ns-c64,s-c64] [--out=bench/results/<file>.md]
 //
 // svc-agents against the floor (`raw-dispatch`) in the four CPU cells (non-streamed and streamed, c=1
 // and c=64) and stream decode, with a build of an earlier commit (`--base`, default: HEAD's parent) as a
@@ -148,12 +148,15 @@ const spread = (xs, digits = 2) =>
   `${median(xs).toFixed(digits)}x (min-max ${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}, IQR ${quantile(xs, 0.25).toFixed(digits)}-${quantile(xs, 0.75).toFixed(digits)})`;
 const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
 
-const CELLS = [
-  { key: 'non-streamed c=1', stream: false, concurrency: 1 },
-  { key: 'streamed c=1', stream: true, concurrency: 1 },
-  { key: 'non-streamed c=64', stream: false, concurrency: 64 },
-  { key: 'streamed c=64', stream: true, concurrency: 64 },
+const ALL_CELLS = [
+  { key: 'non-streamed c=1', stream: false, concurrency: 1, flag: 'ns-c1' },
+  { key: 'streamed c=1', stream: true, concurrency: 1, flag: 's-c1' },
+  { key: 'non-streamed c=64', stream: false, concurrency: 64, flag: 'ns-c64' },
+  { key: 'streamed c=64', stream: true, concurrency: 64, flag: 's-c64' },
 ];
+// --cells=ns-c1,ns-c64 measures a subset (for checking one change; the results file needs all four).
+const cellFlags = option('cells', 'ns-c1,s-c1,ns-c64,s-c64').split(',');
+const CELLS = ALL_CELLS.filter((c) => cellFlags.includes(c.flag));
 
 async function measureCpu(workers, out) {
   for (const w of workers)
