@@ -14,12 +14,13 @@
 // - the figure is the median over rounds of the per-round ratio, with its spread (min-max and IQR);
 // - the earlier build is a contestant of the same run: "before" and "after" never come from two runs.
 // The load average is printed with every figure: read the figures of a loaded machine with that in mind.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { CONTESTANT_CORE, execNodePinned, pinningNote, SERVER_CORE, spawnNodePinned } from './pin.mjs';
 import { DECODE_CHUNKS } from './workload.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,23 +38,6 @@ const baseRef = option('base', 'HEAD~1');
 const baseSha = git('rev-parse', '--short', baseRef);
 const headSha = git('rev-parse', '--short', 'HEAD');
 const dirty = git('status', '--porcelain', '--untracked-files=no', 'src') !== '';
-
-const hasTaskset = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-    return os.availableParallelism() >= 2;
-  } catch {
-    return false;
-  }
-})();
-/** `node ...args` pinned to one core when the machine has two or more and taskset exists. */
-function pinned(core, nodeArgs, options) {
-  return hasTaskset
-    ? spawn('taskset', ['-c', String(core), process.execPath, ...nodeArgs], options)
-    : spawn(process.execPath, nodeArgs, options);
-}
-const SERVER_CORE = 0;
-const CONTESTANT_CORE = 1;
 
 const t0 = Date.now();
 const log = (...parts) =>
@@ -97,7 +81,7 @@ function buildRef(ref) {
 }
 
 async function startServer() {
-  const child = pinned(SERVER_CORE, [join(here, 'fake-server.mjs')], {
+  const child = spawnNodePinned(SERVER_CORE, [join(here, 'fake-server.mjs')], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const line = await new Promise((res) => createInterface({ input: child.stdout }).once('line', res));
@@ -106,7 +90,7 @@ async function startServer() {
 
 function startWorker(label, name, entry, baseURL) {
   const env = entry ? { ...process.env, SVC_AGENTS_ENTRY: entry } : process.env;
-  const child = pinned(CONTESTANT_CORE, [join(here, 'worker.mjs'), name], {
+  const child = spawnNodePinned(CONTESTANT_CORE, [join(here, 'worker.mjs'), name], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env,
   });
@@ -146,6 +130,12 @@ const quantile = (xs, q) => {
 };
 const spread = (xs, digits = 2) =>
   `${median(xs).toFixed(digits)}x (min-max ${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}, IQR ${quantile(xs, 0.25).toFixed(digits)}-${quantile(xs, 0.75).toFixed(digits)})`;
+/** Stores `value` as `table[group][label][index]`. */
+function record(table, group, label, index, value) {
+  table[group] ??= {};
+  table[group][label] ??= [];
+  table[group][label][index] = value;
+}
 const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
 
 const ALL_CELLS = [
@@ -176,7 +166,7 @@ async function measureCpu(workers, out) {
         // An idle worker's heap shrinks while the others run; one unrecorded batch first (see main.mjs).
         await w.call('cpu', { ...c, runs: c.concurrency === 1 ? 10 : 64 });
         const r = await w.call('cpu', { ...c, runs: RUNS[c.concurrency] });
-        ((cpu[c.key] ??= {})[w.label] ??= [])[round] = r.cpuMsPerRun;
+        record(cpu, c.key, w.label, round, r.cpuMsPerRun);
       }
     }
   }
@@ -192,28 +182,26 @@ async function measureDecode(workers, out) {
     log(`decode round ${round + 1}/${rounds} (load ${load()})`);
     for (const w of rotate(workers, round)) {
       const r = await w.call('decode', { model });
-      (rate[w.label] ??= [])[round] = (DECODE_CHUNKS * 1000) / r.cpuMs;
+      record(rate, 'decode', w.label, round, (DECODE_CHUNKS * 1000) / r.cpuMs);
     }
   }
-  out.decode = rate;
+  out.decode = rate.decode;
 }
 
 /** CPU of `await import(...)` in a fresh process pinned to the contestants' core, interleaved. */
 function measureImports(entries, out) {
   const probe = (specs) => {
     const argv = [join(here, 'import-probe.mjs'), ...specs];
-    const text = hasTaskset
-      ? execFileSync('taskset', ['-c', String(CONTESTANT_CORE), process.execPath, ...argv], { cwd: here })
-      : execFileSync(process.execPath, argv, { cwd: here });
+    const text = execNodePinned(CONTESTANT_CORE, argv, { cwd: here });
     return JSON.parse(text.toString()).cpuMs;
   };
   for (const specs of Object.values(entries)) probe(specs); // the OS file cache first
   const cpu = {};
   const labels = Object.keys(entries);
   for (let i = 0; i < importSamples; i++) {
-    for (const label of rotate(labels, i)) (cpu[label] ??= [])[i] = probe(entries[label]);
+    for (const label of rotate(labels, i)) record(cpu, 'import', label, i, probe(entries[label]));
   }
-  out.imports = cpu;
+  out.imports = cpu.import;
 }
 
 async function main() {
@@ -248,7 +236,7 @@ async function main() {
   const uptimeEnd = execFileSync('uptime').toString().trim();
   const lines = [];
   lines.push(
-    `Run ${new Date().toISOString()}: node ${process.version}, ${os.availableParallelism()} cores, ${hasTaskset ? `fake server pinned to core ${SERVER_CORE}, contestants to core ${CONTESTANT_CORE}` : 'NOT pinned (no taskset or one core)'}; ${rounds} interleaved rounds after ${warmupRounds} warm-up rounds; runs per batch ${RUNS[1]} (c=1) / ${RUNS[64]} (c=64).`,
+    `Run ${new Date().toISOString()}: node ${process.version}, ${os.availableParallelism()} cores, ${pinningNote()}; ${rounds} interleaved rounds after ${warmupRounds} warm-up rounds; runs per batch ${RUNS[1]} (c=1) / ${RUNS[64]} (c=64).`,
     `Load (1 / 5 / 15 min): ${loadStart} at start, ${load()} at end.`,
     `uptime at start: ${uptimeStart}`,
     `uptime at end:   ${uptimeEnd}`,
