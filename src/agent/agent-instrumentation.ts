@@ -47,8 +47,8 @@ export interface AgentInstrumentation {
 }
 
 /**
- * The run's `emit` and model call with the agent's instrumentation attached, how to attach it to another
- * agent's model call (a handoff), and how to report the run's end.
+ * The run's `emit` with the agent's instrumentation attached, how to attach it to the model call of each
+ * agent in charge, and how to report the run's end.
  */
 export async function instrumentRun(
   instrumentation: AgentInstrumentation,
@@ -58,11 +58,9 @@ export async function instrumentRun(
     resumed: boolean;
     signal: AbortSignal;
     emit: ((event: AgentEvent) => void) | undefined;
-    create: CreateChatCompletion;
   },
 ): Promise<{
   emit: ((event: AgentEvent) => void) | undefined;
-  create: CreateChatCompletion;
   wrapModelCall: (create: CreateChatCompletion) => CreateChatCompletion;
   end: RunInstrumentation['end'];
 }> {
@@ -78,7 +76,7 @@ export async function instrumentRun(
     pendingToolCalls: state.pendingToolCalls.filter((call) => !state.ledger.has(call.toolCallId)),
     signal,
   });
-  if (!observer) return { emit, create: run.create, wrapModelCall: (create) => create, end: () => {} };
+  if (!observer) return { emit, wrapModelCall: (create) => create, end: () => {} };
   const wrapModelCall = (create: CreateChatCompletion) =>
     observer.wrapModelCall ? observer.wrapModelCall(create) : create;
   return {
@@ -88,7 +86,6 @@ export async function instrumentRun(
           emit?.(event);
         }
       : emit,
-    create: wrapModelCall(run.create),
     wrapModelCall,
     end: (outcome) => observer.end(outcome),
   };

@@ -1,45 +1,30 @@
 import type { z } from 'zod';
-import type { planModelId } from '../api/schemas/model-ids.js';
-import type { SvcClient } from '../api/svc-client.js';
-import type { ChatCompletionCreateParams, ChatMessage } from '../api/types/chat.js';
-import type { Channel } from '../api/types/request-options.js';
-import type { Tool, ToolSet } from '../tools/tool.js';
+import type { ChatMessage } from '../api/types/chat.js';
+import type { Tool } from '../tools/tool.js';
 import { loadOnce } from '../transport/utils.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
-import { instrumentRun } from './agent-instrumentation.js';
-import { registerAgentInternals } from './agent-internals.js';
+import { AGENT_CORE, AgentCore } from './agent-core.js';
 import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream } from './agent-stream.js';
-import type { CreateChatCompletion } from './call-model.js';
 import type { DurableHooks } from './durable/durable-run.js';
 import type { Store } from './durable/store.js';
 import { StoredRunRef } from './durable/stored-run-ref.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
-import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
 import { neverAborted } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
-import {
-  checkKnowledgeBases,
-  SEARCH_KNOWLEDGE_BASE,
-  withKnowledgeBaseSearch,
-} from './knowledge-base-search.js';
+import { SEARCH_KNOWLEDGE_BASE } from './knowledge-base-search.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,
   normalizeAgentOptions,
 } from './normalize-agent-options.js';
-import type { RunAgentOptions } from './run-agent.js';
 import type { RunResult } from './run-result.js';
 import { RunState, type RunStateOwner } from './run-state.js';
-import { buildOutputRequest } from './structured-output.js';
 
 // The run loop and all that only a run needs load on the first run, not when svc-agents is imported:
 // every module costs cold-import time, and a run awaits the network anyway.
 const loadRunAgent = loadOnce(() => import('./run-agent.js'));
-const loadRunComposed = loadOnce(() => import('./run-composed.js'));
-const loadContextManager = loadOnce(() => import('./context/context-manager.js'));
 const loadDurable = loadOnce(() => import('./durable/execute-durably.js'));
-const loadRequestBudget = loadOnce(() => import('./request-budget.js'));
 
 /** What a run is driven with: an `AgentStream`'s controls, or a plain run's optional `onEvent` and signal. */
 type RunControls = { emit?: ((event: AgentEvent) => void) | undefined; signal: AbortSignal };
@@ -56,28 +41,18 @@ export type AgentInput = string | readonly ChatMessage[] | RunState;
  */
 export class Agent<TContext = unknown, TOutput = undefined> implements RunStateOwner {
   readonly #options: NormalizedAgentOptions;
-  readonly #client: SvcClient;
-  readonly #output: z.ZodType<TOutput> | undefined;
-  readonly #create: CreateChatCompletion;
-  #contextManager: import('./context/context-manager.js').ContextManager | undefined;
-  #outputSpec: RunAgentOptions['output'];
+  readonly #core: AgentCore;
   readonly #store: Store | undefined;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     this.#options = normalizeAgentOptions(options);
     this.#store = options.store;
-    const client = options.client;
-    this.#client = client;
-    this.#output = options.output;
-    this.#create = createFor(client, this.#options.channel);
-    registerAgentInternals(this, {
-      options: this.#options,
-      client,
-      create: this.#create,
-      output: () => this.#runOutput(),
-      wrapCreate: async (create, state, emit) =>
-        this.#options.contextWindow ? this.#withContextWindow(state, emit, create) : create,
-    });
+    this.#core = new AgentCore(this.#options, options.client, options.output as z.ZodType | undefined);
+  }
+
+  /** What a run needs of this agent (how the agents that hand off to it reach it); not for callers. */
+  get [AGENT_CORE](): AgentCore {
+    return this.#core;
   }
 
   /** The agent's name (handoff tools are `transfer_to_<name>`). */
@@ -170,81 +145,38 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     stream: boolean,
     { emit, signal }: RunControls,
   ): Promise<RunResult<TOutput>> {
-    const agent = this.#options;
-    const client = this.#client;
-    const maxTurns = options.maxTurns ?? agent.maxTurns;
+    const core = this.#core;
+    const maxTurns = options.maxTurns ?? this.#options.maxTurns;
     checkPositiveInteger('maxTurns', maxTurns);
-    const output = this.#runOutput();
+    // Built before the run is recorded: a schema JSON Schema cannot express fails the call, not the run.
+    core.output();
     const { runAgent } = await loadRunAgent();
-    const toolSet = this.#runToolSet(options.knowledgeBases);
     const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
+    const toolSet = core.toolSetFor(options.knowledgeBases);
     const resumed = input instanceof RunState || input instanceof StoredRunRef;
-    // A shared budget sits nearest the network: each request (a fallback model's too) waits for its own model.
-    const budget = options.requestBudget;
-    const { withRequestBudget } = budget ? await loadRequestBudget() : { withRequestBudget: undefined };
-    const limit = (create: CreateChatCompletion) =>
-      budget && withRequestBudget ? withRequestBudget(create, budget) : create;
-    const loop = async (state: RunState, durable?: DurableHooks): Promise<RunResult<TOutput>> => {
-      const base = limit(this.#create);
-      // Without instrumentation or context management the run takes the plain path: no wrappers.
-      const observed = agent.instrumentation
-        ? await instrumentRun(agent.instrumentation, agent, {
-            state,
-            resumed,
-            signal,
-            emit,
-            create: base,
-          })
-        : undefined;
-      const runEmit = observed?.emit ?? emit;
-      let create = observed?.create ?? base;
-      if (agent.contextWindow) create = await this.#withContextWindow(state, runEmit, create);
-      const run: RunAgentOptions = {
-        agent,
+    // The run's options, unpacked here once; a durable run hands in the state it prepared and its hooks.
+    const loop = (state: RunState, durable: DurableHooks | undefined) =>
+      runAgent({
+        agent: core,
         state,
         toolSet,
-        output,
         maxTurns,
         stream,
         context: options.context,
-        client,
-        create,
         signal,
-        emit: runEmit,
+        emit,
         runId,
+        resumed,
+        requestBudget: options.requestBudget,
         durable,
-      };
-      try {
-        let result: RunResult<unknown>;
-        if (agent.handoffs.length + agent.inputGuardrails.length + agent.outputGuardrails.length > 0) {
-          const { runComposed } = await loadRunComposed();
-          const observe = observed?.wrapModelCall;
-          result = await runComposed(run, {
-            agent: this,
-            resumed,
-            // Every agent taking over goes through the same budget and instrumentation.
-            wrapModelCall:
-              budget || observe ? (next) => (observe ? observe(limit(next)) : limit(next)) : undefined,
-          });
-        } else {
-          result = await runAgent(run);
-          result.lastAgent = agent.name;
-        }
-        observed?.end({ result });
-        return result as RunResult<TOutput>;
-      } catch (error) {
-        if (error instanceof MaxTurnsExceededError) error.result.lastAgent ??= agent.name;
-        observed?.end({ error });
-        throw error;
-      }
-    };
+      });
     const store = options.store ?? this.#store;
     if (store === undefined) {
       if (input instanceof StoredRunRef) this.#requireStore('resume');
       if (options.session !== undefined) {
         throw new AgentOptionsError({ field: 'session', rule: 'needs the agent option store' });
       }
-      return loop(toRunState(input as AgentInput));
+      return loop(toRunState(input as AgentInput), undefined) as Promise<RunResult<TOutput>>;
     }
     if (input instanceof RunState && options.runId !== undefined) {
       // A paused stored run continued with the caller's decisions: the same record, not a second one.
@@ -255,7 +187,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     const { executeDurably } = await loadDurable();
     return (await executeDurably({
       store,
-      agentName: agent.name,
+      agentName: this.#options.name,
       runId,
       owner: this,
       input: input instanceof StoredRunRef ? undefined : () => toRunState(input),
@@ -264,53 +196,6 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       loop,
     })) as RunResult<TOutput>;
   }
-
-  // A run's own knowledge bases give it its own search tool; the agent's tool set is left as it is.
-  #runToolSet(knowledgeBases: readonly string[] | undefined): ToolSet {
-    const agent = this.#options;
-    const chosen = checkKnowledgeBases(knowledgeBases, agent.resolveTools !== undefined);
-    if (chosen === undefined) return agent.toolSet;
-    return withKnowledgeBaseSearch(agent.toolSet, {
-      client: this.#client,
-      model: agent.model,
-      knowledgeBases: chosen,
-    });
-  }
-
-  // Built on the first run (a schema JSON Schema cannot express fails that run, not the constructor), then
-  // reused: the JSON Schema of a fixed schema, model and name is the same for every run.
-  #runOutput(): RunAgentOptions['output'] {
-    const schema = this.#output;
-    if (schema === undefined) return undefined;
-    this.#outputSpec ??= {
-      schema: schema as z.ZodType,
-      request: buildOutputRequest(schema, this.#options.model, this.#options.outputName),
-    };
-    return this.#outputSpec;
-  }
-
-  // One manager per agent, made on the first run: counts of messages seen in earlier runs are reused.
-  async #withContextWindow(
-    state: RunState,
-    emit: RunControls['emit'],
-    create: CreateChatCompletion,
-  ): Promise<CreateChatCompletion> {
-    const { ContextManager } = await loadContextManager();
-    const { contextWindow, model } = this.#options;
-    this.#contextManager ??= new ContextManager({
-      contextWindow: contextWindow!,
-      client: this.#client,
-      model,
-    });
-    return this.#contextManager.wrap(create, {
-      // A handoff's input filter replaces the array: always shrink the one the run sends now.
-      get messages() {
-        return state.messages;
-      },
-      step: () => state.steps.length,
-      emit,
-    });
-  }
 }
 
 function toRunState(input: AgentInput): RunState {
@@ -318,14 +203,4 @@ function toRunState(input: AgentInput): RunState {
   if (typeof input === 'string') return new RunState({ messages: [{ role: 'user', content: input }] });
   if (Array.isArray(input)) return new RunState({ messages: input.map((message) => ({ ...message })) });
   throw new AgentOptionsError({ field: 'input', rule: 'must be a string, a message array or a RunState' });
-}
-
-/** The chat method of the agent's channel; the plan channel's model was checked with the options. */
-function createFor(client: SvcClient, channel: Channel): CreateChatCompletion {
-  if (channel === 'plan') {
-    const plan = client.plan.chat.completions;
-    return (params, requestOptions) =>
-      plan.create(params as ChatCompletionCreateParams & { model: typeof planModelId }, requestOptions);
-  }
-  return (params, requestOptions) => client.chat.completions.create(params, requestOptions);
 }

@@ -41,17 +41,3 @@ export function createToolSetResolver(tools: DynamicTools, extra: readonly AnyTo
     return isPromiseLike(list) ? Promise.resolve(list).then(toSet) : toSet(list as readonly AnyTool[]);
   };
 }
-
-/** The part of the loop's options a step's tool refresh reads and writes. */
-interface RefreshTarget {
-  agent: { resolveTools: ResolveToolSet | undefined };
-  toolSet: ToolSet;
-  context: unknown;
-  state: { messages: ChatMessage[] };
-}
-
-/** Replaces `run.toolSet` with the step's tools when the agent's `tools` is a function. */
-export async function refreshToolSet(run: RefreshTarget, step: number): Promise<void> {
-  const resolve = run.agent.resolveTools;
-  if (resolve) run.toolSet = await resolve({ step, messages: run.state.messages, context: run.context });
-}

@@ -1,25 +1,9 @@
 import type { ChunkUpdate } from '../api/chat/chunk-update.js';
-import type { SvcClient } from '../api/svc-client.js';
-import { executeToolCall } from '../tools/execute-tool-call.js';
-import type { Tool, ToolCallOutcome, ToolSet } from '../tools/tool.js';
+import { executeScopedToolCall } from '../tools/execute-tool-call.js';
+import type { Tool, ToolCallOutcome } from '../tools/tool.js';
 import { addAbortListener, removeAbortListener } from '../transport/abort-listeners.js';
+import type { TurnToolContext } from './execute-turn-tools.js';
 import type { PendingToolCall } from './run-state.js';
-
-/** Options of `createEagerToolStarter`. */
-export interface EagerToolStarterOptions {
-  toolSet: ToolSet;
-  context: unknown;
-  client: SvcClient | undefined;
-  /** The run's signal: aborting the run stops the early calls too. */
-  signal: AbortSignal;
-  /** At most this many calls start early (the turn's tool concurrency). */
-  concurrency: number;
-  /** The run's id and the index of the streaming step: `ctx.runId` and `ctx.idempotencyKey` of early calls. */
-  runId?: string | undefined;
-  step?: number | undefined;
-  /** Cap on each `tool` message, in characters, for tools that set none. */
-  maxOutputChars?: number | undefined;
-}
 
 /** A call of the streaming turn, as the updates have shown it so far. */
 interface StreamedCall {
@@ -45,9 +29,9 @@ interface EarlyRun {
  * twice is harmless, so a start on arguments that later change is only wasted work) and never needing
  * approval. Otherwise `undefined`, and the turn runs exactly as without this feature.
  */
-export function createEagerToolStarter(options: EagerToolStarterOptions): EagerToolStarter | undefined {
-  for (const tool of options.toolSet.functions.values()) {
-    if (mayStartEarly(tool)) return new EagerToolStarter(options);
+export function createEagerToolStarter(turn: TurnToolContext): EagerToolStarter | undefined {
+  for (const tool of turn.toolSet.functions.values()) {
+    if (mayStartEarly(tool)) return new EagerToolStarter(turn);
   }
   return undefined;
 }
@@ -65,12 +49,14 @@ function mayStartEarly(tool: Tool): boolean {
  * recorded where the tool would have run.
  */
 export class EagerToolStarter {
-  readonly #options: EagerToolStarterOptions;
+  // The turn's tool context: its signal (aborting the run stops the early calls too), its concurrency (at
+  // most this many calls start early), and what `ctx` of an early call holds.
+  readonly #turn: TurnToolContext;
   readonly #calls: StreamedCall[] = [];
   readonly #runs = new Map<string, EarlyRun>();
 
-  constructor(options: EagerToolStarterOptions) {
-    this.#options = options;
+  constructor(turn: TurnToolContext) {
+    this.#turn = turn;
   }
 
   /** Takes in one update of the streamed turn (choice 0 only: the agent never asks for more). */
@@ -130,7 +116,7 @@ export class EagerToolStarter {
 
   /** Starts `call` when its tool may start early and its arguments parse; `complete`: no more will come. */
   #tryStart(call: StreamedCall, complete: boolean): void {
-    const tool = this.#options.toolSet.functions.get(call.name);
+    const tool = this.#turn.toolSet.functions.get(call.name);
     if (!tool || !mayStartEarly(tool) || this.#runs.has(call.id)) {
       call.closed = true;
       return;
@@ -142,8 +128,9 @@ export class EagerToolStarter {
       return;
     }
     call.closed = true;
-    if (this.#runs.size >= this.#options.concurrency) return;
-    const { signal, toolSet, context, client, runId, step, maxOutputChars } = this.#options;
+    const turn = this.#turn;
+    if (this.#runs.size >= turn.concurrency) return;
+    const { signal } = turn;
     // The call's own controller stops it when the run aborts, the arguments change or nobody claims it.
     // Subscribed to the run's signal only while the call runs: an `AbortSignal.any` of the two would be
     // kept alive by Node for as long as the tool's guard listens to it, which for a run that ends without
@@ -152,17 +139,13 @@ export class EagerToolStarter {
     const onRunAbort = () => controller.abort(signal.reason);
     if (signal.aborted) onRunAbort();
     else addAbortListener(signal, onRunAbort);
-    const outcome = executeToolCall({
-      toolSet,
-      call: { id: call.id, type: 'function', function: { name: call.name, arguments: call.text } },
-      context,
-      client,
-      signal: controller.signal,
-      parsedArguments: parsed,
-      runId,
-      step,
-      maxOutputChars,
-    });
+    const outcome = executeScopedToolCall(
+      turn,
+      { id: call.id, type: 'function', function: { name: call.name, arguments: call.text } },
+      controller.signal,
+      undefined,
+      parsed,
+    );
     // Settled, the call no longer listens to the run; a discarded run's failure is nobody's to report.
     const unsubscribe = () => removeAbortListener(signal, onRunAbort);
     outcome.then(unsubscribe, unsubscribe);

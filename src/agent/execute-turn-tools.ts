@@ -1,6 +1,6 @@
 import type { SvcClient } from '../api/svc-client.js';
 import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
-import { executeToolCall } from '../tools/execute-tool-call.js';
+import { executeScopedToolCall, type ToolCallScope } from '../tools/execute-tool-call.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
 import { throwIfAborted } from './errors/to-abort-error.js';
@@ -11,24 +11,29 @@ import type { PendingToolCall, RunState } from './run-state.js';
 import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
 import { toolResultSources } from './tool-result-sources.js';
 
-/** Options of `executeTurnTools`. */
-export interface ExecuteTurnToolsOptions {
-  state: RunState;
+/**
+ * What the tool work of one turn shares, built once per turn by the loop and handed as this one object to
+ * approvals (`requestApprovals`), early starts (`createEagerToolStarter`) and execution (`executeTurnTools`).
+ */
+export interface TurnToolContext extends ToolCallScope {
+  /** The step's tools: the agent's, or what its `tools` function answered for the step. */
   toolSet: ToolSet;
+  /** The caller's context, handed to tools and approval policies. */
   context: unknown;
+  /** The client handed to tools as `ctx.client`. */
   client: SvcClient | undefined;
+  /** Aborts the run's tools. */
   signal: AbortSignal;
-  concurrency: number;
-  /** Absent when nobody observes the run: no event is built. */
-  emit?: ((event: AgentEvent) => void) | undefined;
-  /** Calls of this turn that started while the model streamed; their outcomes are used when still valid. */
-  eager?: EagerToolStarter | undefined;
-  /** The run's id, handed to tools as `ctx.runId`. */
-  runId?: string | undefined;
-  /** Awaited after each call finishes (a durable run checkpoints there). */
-  onToolFinished?: (() => Promise<void>) | undefined;
+  /** The run's id (`ctx.runId`, part of `ctx.idempotencyKey`). */
+  runId: string;
+  /** Index of the step whose calls these are. */
+  step: number;
   /** Cap on each `tool` message, in characters, for tools that set none. */
-  maxOutputChars?: number | undefined;
+  maxOutputChars: number;
+  /** At most this many calls run at once. */
+  concurrency: number;
+  /** Where the run's events go; absent when nobody observes the run, so no event is built. */
+  emit: ((event: AgentEvent) => void) | undefined;
 }
 
 /**
@@ -37,8 +42,15 @@ export interface ExecuteTurnToolsOptions {
  * the finished results stay in the ledger and the turn stays pending (`interrupted`); otherwise every
  * call is answered, rejected ones with the reason, and the turn is `settled`.
  */
-export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promise<'settled' | 'interrupted'> {
-  const { state, toolSet, signal, emit } = options;
+export async function executeTurnTools(
+  turn: TurnToolContext,
+  state: RunState,
+  /** Calls of this turn that started while the model streamed; their outcomes are used when still valid. */
+  eager: EagerToolStarter | undefined,
+  /** Awaited after each call finishes (a durable run checkpoints there). */
+  onToolFinished: (() => Promise<void>) | undefined,
+): Promise<'settled' | 'interrupted'> {
+  const { toolSet, signal, emit } = turn;
   // Plain loops over the calls, not `.filter`/`.map`: see recordStep.
   const runnable: PendingToolCall[] = [];
   for (const call of state.pendingToolCalls) {
@@ -68,40 +80,28 @@ export async function executeTurnTools(options: ExecuteTurnToolsOptions): Promis
         error: outcome.error ?? new Error(outcome.content),
       });
   };
-  const step = state.steps.length - 1;
   // A failed checkpoint ends the turn: the calls still running are stopped (their signal aborted) and
   // awaited, so their outcomes are in the state the failure is recorded with and none finishes later.
-  const stop = options.onToolFinished ? new AbortController() : undefined;
+  const stop = onToolFinished ? new AbortController() : undefined;
   const toolSignal = stop ? AbortSignal.any([signal, stop.signal]) : signal;
   let checkpointFailure: { error: unknown } | undefined;
-  const outcomes = await runPool(runnable, options.concurrency, async (call) => {
+  const outcomes = await runPool(runnable, turn.concurrency, async (call) => {
     if (checkpointFailure) return unrunOutcome(call);
-    const early = options.eager?.claim(call);
+    const early = eager?.claim(call);
     const outcome = await (early
       ? state.ledger.run(call.toolCallId, () => early)
-      : executeToolCall({
-          toolSet,
-          call: toToolCall(call),
-          context: options.context,
-          client: options.client,
-          signal: toolSignal,
-          ledger: state.ledger,
-          parsedArguments: parsedArgumentsOf(call),
-          runId: options.runId,
-          step,
-          maxOutputChars: options.maxOutputChars,
-        }));
+      : executeScopedToolCall(turn, toToolCall(call), toolSignal, state.ledger, parsedArgumentsOf(call)));
     report(outcome);
-    if (options.onToolFinished && !checkpointFailure) {
+    if (onToolFinished && !checkpointFailure) {
       try {
-        await options.onToolFinished();
+        await onToolFinished();
       } catch (error) {
         checkpointFailure ??= { error };
         stop?.abort(error);
       }
     }
     return outcome;
-  }).finally(() => options.eager?.discard());
+  }).finally(() => eager?.discard());
   throwIfAborted(signal);
   if (checkpointFailure) throw checkpointFailure.error;
   if (state.pendingToolCalls.some((call) => call.approval === 'pending')) return 'interrupted';

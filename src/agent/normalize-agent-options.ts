@@ -13,7 +13,7 @@ import { checkPriceTable, type PriceTable } from './cost/price-table.js';
 import { createToolSetResolver, type ResolveToolSet } from './dynamic-tools.js';
 import { AgentOptionsError } from './errors/agent-options-error.js';
 import type { Guardrail } from './guardrails/guardrail.js';
-import { createHandoffTools, type Handoff, stopOnHandoff, toHandoffs } from './handoffs/handoff.js';
+import { createHandoffTools, type HandoffTarget, stopOnHandoff, toHandoffs } from './handoffs/handoff.js';
 import { checkKnowledgeBases, withKnowledgeBaseSearch } from './knowledge-base-search.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
@@ -51,7 +51,8 @@ export interface NormalizedAgentOptions {
   knowledgeBases: readonly string[] | undefined;
   /** Set when `tools` is a function: the loop asks it for each step's tool set. */
   resolveTools: ResolveToolSet | undefined;
-  handoffs: Handoff[];
+  /** Handoff targets, each with the core of the agent that takes over. */
+  handoffs: readonly HandoffTarget[];
   inputGuardrails: readonly Guardrail[];
   outputGuardrails: readonly Guardrail[];
 }

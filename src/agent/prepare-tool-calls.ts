@@ -1,8 +1,9 @@
-import type { SvcClient } from '../api/svc-client.js';
 import type { ToolCall } from '../api/types/chat.js';
 import { resolveNeedsApproval } from '../tools/resolve-needs-approval.js';
 import type { ParseArgumentsResult, ToolSet } from '../tools/tool.js';
+import { toolCallIdempotencyKey } from '../tools/tool-call-context.js';
 import type { AgentEvent } from './events.js';
+import type { TurnToolContext } from './execute-turn-tools.js';
 import type { PendingToolCall } from './run-state.js';
 
 // Each call's arguments are parsed (JSON and schema) once, when the turn ends, and the result reused by the
@@ -57,40 +58,26 @@ export function needsApprovalCheck(pending: readonly PendingToolCall[], toolSet:
   return false;
 }
 
-/** Options of `requestApprovals`. */
-export interface RequestApprovalsOptions {
-  pending: PendingToolCall[];
-  toolSet: ToolSet;
-  context: unknown;
-  client: SvcClient | undefined;
-  signal: AbortSignal;
-  emit?: ((event: AgentEvent) => void) | undefined;
-  /** The run's id (for `ctx.runId` and `ctx.idempotencyKey`). */
-  runId?: string | undefined;
-  /** Index of the step that made the calls. */
-  step?: number | undefined;
-}
-
 /**
  * Asks each call's `needsApproval` and marks the calls that must wait for a human, emitting
  * `tool-approval-request` for them. A call that cannot run (unknown tool, bad arguments) needs no
  * approval: the model is told why instead.
  */
-export async function requestApprovals(options: RequestApprovalsOptions): Promise<void> {
-  const { pending, toolSet, emit } = options;
+export async function requestApprovals(
+  pending: readonly PendingToolCall[],
+  turn: TurnToolContext,
+): Promise<void> {
+  const { toolSet, emit } = turn;
   for (const call of pending) {
     const tool = toolSet.functions.get(call.toolName);
     if (!tool || !(parsedArgumentsOf(call) ?? tool.parseArguments(call.arguments)).ok) continue;
     const ctx = {
       toolCallId: call.toolCallId,
-      signal: options.signal,
-      context: options.context,
-      client: options.client,
-      runId: options.runId,
-      idempotencyKey:
-        options.runId === undefined
-          ? call.toolCallId
-          : `${options.runId}:${options.step ?? 0}:${call.toolCallId}`,
+      signal: turn.signal,
+      context: turn.context,
+      client: turn.client,
+      runId: turn.runId,
+      idempotencyKey: toolCallIdempotencyKey(turn.runId, turn.step, call.toolCallId),
     };
     // A policy that throws cannot say the call is safe: a human decides instead.
     if (await resolveNeedsApproval(tool, call.input, ctx).catch(() => true)) call.approval = 'pending';

@@ -2,8 +2,14 @@ import type { z } from 'zod';
 import { loadZod } from '../tools/load-module-sync.js';
 import { TOOL_CALL_STATUSES } from '../tools/tool.js';
 
-/** Version of the serialised `RunState` this build writes and reads. */
-export const RUN_STATE_SCHEMA_VERSION = 1;
+/**
+ * Version of the serialised `RunState` this build writes. Version 2 added the agent in charge, the turn
+ * budget and the guardrail repairs; version 1 states are still read (those fields take their defaults).
+ */
+export const RUN_STATE_SCHEMA_VERSION = 2;
+
+/** The versions `RunState.fromJSON` reads. */
+export const READABLE_RUN_STATE_VERSIONS: readonly number[] = [1, 2];
 
 function createRunStateJsonSchema() {
   const { z } = loadZod();
@@ -75,7 +81,7 @@ function createRunStateJsonSchema() {
   });
 
   return z.object({
-    $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
+    $schemaVersion: z.union([z.literal(1), z.literal(RUN_STATE_SCHEMA_VERSION)]),
     turn: z.number().int().nonnegative(),
     messages: z.array(messageSchema),
     steps: z.array(stepSchema),
@@ -84,6 +90,10 @@ function createRunStateJsonSchema() {
     // Checked by ToolCallLedger.fromJSON, which owns that format.
     ledger: z.unknown(),
     outputRepairs: z.number().int().nonnegative(),
+    // Added in version 2.
+    currentAgent: z.string().optional(),
+    turnLimit: z.number().int().nonnegative().optional(),
+    guardrailRepairs: z.number().int().nonnegative().optional(),
   });
 }
 

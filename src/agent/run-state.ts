@@ -4,7 +4,12 @@ import { ToolCallLedger } from '../tools/tool-call-ledger.js';
 import { SvcError } from '../transport/errors/svc-error.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentStep, ToolApprovalItem } from './run-result.js';
-import { getRunStateJsonSchema, RUN_STATE_SCHEMA_VERSION, type RunStateJson } from './run-state-schema.js';
+import {
+  getRunStateJsonSchema,
+  READABLE_RUN_STATE_VERSIONS,
+  RUN_STATE_SCHEMA_VERSION,
+  type RunStateJson,
+} from './run-state-schema.js';
 import { type AgentUsage, emptyUsage } from './usage.js';
 
 /** A function call of the last turn that has no `tool` message yet. */
@@ -48,6 +53,12 @@ export class RunState {
   ledger: ToolCallLedger;
   /** Corrective turns already spent on invalid structured output. */
   outputRepairs: number;
+  /** Corrective turns already spent on answers an output guardrail refused (with `repair`). */
+  guardrailRepairs: number;
+  /** Name of the agent in charge since a handoff; `undefined` while the agent the run started on is. */
+  currentAgent: string | undefined;
+  /** The `turn` at which the current invocation's turn budget (`maxTurns`) is spent; set as each invocation starts. */
+  turnLimit: number | undefined;
 
   constructor(
     init: Partial<Omit<RunState, 'approve' | 'reject' | 'toJSON' | 'interruptions' | 'clone'>> = {},
@@ -59,6 +70,9 @@ export class RunState {
     this.pendingToolCalls = init.pendingToolCalls ?? [];
     this.ledger = init.ledger ?? new ToolCallLedger();
     this.outputRepairs = init.outputRepairs ?? 0;
+    this.guardrailRepairs = init.guardrailRepairs ?? 0;
+    this.currentAgent = init.currentAgent;
+    this.turnLimit = init.turnLimit;
   }
 
   /** The calls waiting for a human decision. */
@@ -122,6 +136,9 @@ export class RunState {
       ),
       ledger: this.ledger,
       outputRepairs: this.outputRepairs,
+      guardrailRepairs: this.guardrailRepairs,
+      currentAgent: this.currentAgent,
+      turnLimit: this.turnLimit,
     });
   }
 
@@ -138,6 +155,9 @@ export class RunState {
       ),
       ledger: this.ledger.toJSON(),
       outputRepairs: this.outputRepairs,
+      guardrailRepairs: this.guardrailRepairs,
+      ...(this.currentAgent !== undefined && { currentAgent: this.currentAgent }),
+      ...(this.turnLimit !== undefined && { turnLimit: this.turnLimit }),
     };
   }
 
@@ -150,9 +170,9 @@ export class RunState {
       throw new RunStateError('RunState.fromJSON: the text is not JSON', { cause });
     }
     const version = (raw as { $schemaVersion?: unknown } | null)?.$schemaVersion;
-    if (version !== RUN_STATE_SCHEMA_VERSION) {
+    if (typeof version !== 'number' || !READABLE_RUN_STATE_VERSIONS.includes(version)) {
       throw new RunStateError(
-        `RunState.fromJSON: $schemaVersion ${JSON.stringify(version)} is not supported; this version reads ${RUN_STATE_SCHEMA_VERSION}`,
+        `RunState.fromJSON: $schemaVersion ${JSON.stringify(version)} is not supported; this version reads ${READABLE_RUN_STATE_VERSIONS.join(' and ')}`,
       );
     }
     const parsed = getRunStateJsonSchema().safeParse(raw);
@@ -188,6 +208,9 @@ export class RunState {
       }),
       ledger,
       outputRepairs: json.outputRepairs,
+      guardrailRepairs: json.guardrailRepairs ?? 0,
+      currentAgent: json.currentAgent,
+      turnLimit: json.turnLimit,
     });
   }
 }

@@ -11,22 +11,19 @@ import type { ParseArgumentsResult, ToolCallOutcome, ToolSet } from './tool.js';
 import { ToolCallContext } from './tool-call-context.js';
 import type { ToolCallLedger } from './tool-call-ledger.js';
 
-/** Options of `executeToolCall`. */
-export interface ExecuteToolCallOptions<C = unknown> {
+/**
+ * What every tool call of one turn shares: the tools, the caller's context and client, the run's signal,
+ * id and step, and the output cap. The agent builds one per turn and hands it to each call.
+ */
+export interface ToolCallScope<C = unknown> {
   /** The tools of the run. */
   toolSet: ToolSet;
-  /** The call the model asked for. */
-  call: ToolCall;
   /** The run's user context, passed to the tool as `ctx.context`. */
   context?: C;
   /** The client, passed to the tool as `ctx.client`. */
   client?: SvcClient | undefined;
   /** The run's abort signal; the tool's own signal also fires on its timeout. */
   signal?: AbortSignal | undefined;
-  /** Records the call so its id never runs twice. */
-  ledger?: ToolCallLedger | undefined;
-  /** The call's arguments as the tool's `parseArguments` already parsed them (parsed here otherwise). */
-  parsedArguments?: ParseArgumentsResult<unknown> | undefined;
   /** The agent run this call belongs to, passed to the tool as `ctx.runId`. */
   runId?: string | undefined;
   /** Index of the run's step (turn) that made the call; part of `ctx.idempotencyKey`. */
@@ -35,21 +32,55 @@ export interface ExecuteToolCallOptions<C = unknown> {
   maxOutputChars?: number | undefined;
 }
 
+/** Options of `executeToolCall`. */
+export interface ExecuteToolCallOptions<C = unknown> extends ToolCallScope<C> {
+  /** The call the model asked for. */
+  call: ToolCall;
+  /** Records the call so its id never runs twice. */
+  ledger?: ToolCallLedger | undefined;
+  /** The call's arguments as the tool's `parseArguments` already parsed them (parsed here otherwise). */
+  parsedArguments?: ParseArgumentsResult<unknown> | undefined;
+}
+
 /**
  * Runs one tool call and describes how it went. Model mistakes (unknown tool, bad arguments), a throwing
  * tool, a timeout and an abort all become an outcome whose `content` is the `tool` message for the model:
  * it never rejects for what the tool did.
  */
 export function executeToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
-  const { ledger, call } = options;
-  if (!ledger) return runToolCall(options);
-  // An idempotent tool stopped mid-run is forgotten like an unstarted one: a resumed run may run it again.
-  const rerunIfStopped = options.toolSet.functions.get(call.function.name)?.idempotent === true;
-  return ledger.run(call.id, () => runToolCall(options), rerunIfStopped);
+  return executeScopedToolCall(
+    options,
+    options.call,
+    options.signal,
+    options.ledger,
+    options.parsedArguments,
+  );
 }
 
-async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolCallOutcome> {
-  const { toolSet, call, signal } = options;
+/**
+ * `executeToolCall` for a call of a turn whose shared part (`scope`) was built once: nothing is allocated
+ * per call to describe it. `signal` is the call's own (the scope's, or one that also stops this call).
+ */
+export function executeScopedToolCall<C>(
+  scope: ToolCallScope<C>,
+  call: ToolCall,
+  signal: AbortSignal | undefined,
+  ledger: ToolCallLedger | undefined,
+  parsedArguments: ParseArgumentsResult<unknown> | undefined,
+): Promise<ToolCallOutcome> {
+  if (!ledger) return runToolCall(scope, call, signal, parsedArguments);
+  // An idempotent tool stopped mid-run is forgotten like an unstarted one: a resumed run may run it again.
+  const rerunIfStopped = scope.toolSet.functions.get(call.function.name)?.idempotent === true;
+  return ledger.run(call.id, () => runToolCall(scope, call, signal, parsedArguments), rerunIfStopped);
+}
+
+async function runToolCall<C>(
+  scope: ToolCallScope<C>,
+  call: ToolCall,
+  signal: AbortSignal | undefined,
+  parsedArguments: ParseArgumentsResult<unknown> | undefined,
+): Promise<ToolCallOutcome> {
+  const { toolSet } = scope;
   const toolName = call.function.name;
   const argumentsText = call.function.arguments ?? '';
   const base = { toolCallId: call.id, toolName, output: undefined, executed: false };
@@ -59,7 +90,7 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     const error = new NoSuchToolError({ toolName, availableTools: [...toolSet.functions.keys()] });
     return { ...base, input: argumentsText, status: 'no-such-tool', content: error.message, error };
   }
-  const parsed = options.parsedArguments ?? tool.parseArguments(argumentsText);
+  const parsed = parsedArguments ?? tool.parseArguments(argumentsText);
   if (!parsed.ok) {
     return {
       ...base,
@@ -87,12 +118,12 @@ async function runToolCall<C>(options: ExecuteToolCallOptions<C>): Promise<ToolC
     run: (work) =>
       tool.execute(
         input,
-        new ToolCallContext(call.id, work, options.context as C, options.client, options.runId, options.step),
+        new ToolCallContext(call.id, work, scope.context as C, scope.client, scope.runId, scope.step),
       ),
   });
   let failed: Exclude<typeof result, { status: 'ok' }>;
   if (result.status === 'ok') {
-    const formatted = tryFormat(result.value, tool.maxOutputChars ?? options.maxOutputChars);
+    const formatted = tryFormat(result.value, tool.maxOutputChars ?? scope.maxOutputChars);
     // The common outcome, built in one literal (no spread of `base`).
     if (typeof formatted === 'string') {
       return {

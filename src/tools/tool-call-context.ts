@@ -33,12 +33,24 @@ export class ToolCallContext<C> implements ToolContext<C> {
 
   /** `runId:step:toolCallId`: the same for every retry and resume of this call, different in any other run. */
   get idempotencyKey(): string {
-    if (this.runId === undefined) return this.toolCallId;
-    return `${this.runId}:${this.#step ?? 0}:${this.toolCallId}`;
+    return toolCallIdempotencyKey(this.runId, this.#step, this.toolCallId);
   }
 
   /** Fires when the run is aborted or the call times out. */
   get signal(): AbortSignal {
     return this.#work.signal;
   }
+}
+
+/**
+ * A tool call's idempotency key: `runId:step:toolCallId`, the same for every retry and resume of the call
+ * and different in any other run; the call id alone outside a run.
+ */
+export function toolCallIdempotencyKey(
+  runId: string | undefined,
+  step: number | undefined,
+  toolCallId: string,
+): string {
+  if (runId === undefined) return toolCallId;
+  return `${runId}:${step ?? 0}:${toolCallId}`;
 }

@@ -54,7 +54,7 @@ describe('tool approvals', () => {
       ]);
       const paused = await createAgent(first.tools).run('Clean up');
       const text = JSON.stringify(paused.state);
-      expect(JSON.parse(text).$schemaVersion).toBe(1);
+      expect(JSON.parse(text).$schemaVersion).toBe(2);
 
       // Another process: fresh tools, fresh agent.
       const second = createTools();

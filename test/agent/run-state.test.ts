@@ -54,7 +54,31 @@ describe('RunState', () => {
       expect(back.interruptions).toEqual([{ toolCallId: 'c1', toolName: 'delete_file', input: { id: 'f' } }]);
       // A value JSON cannot carry is dropped from the step, never a reason to fail.
       expect(back.steps[0]?.toolResults[0]?.content).toBe('done');
-      expect(JSON.parse(text).$schemaVersion).toBe(1);
+      expect(JSON.parse(text).$schemaVersion).toBe(2);
+    });
+  });
+
+  describe('when the state carries the agent in charge, the turn budget and the guardrail repairs', () => {
+    it('should keep them through JSON', () => {
+      const state = createState();
+      state.currentAgent = 'billing';
+      state.turnLimit = 11;
+      state.guardrailRepairs = 1;
+      const back = RunState.fromJSON(JSON.stringify(state), owner);
+      expect(back).toMatchObject({ currentAgent: 'billing', turnLimit: 11, guardrailRepairs: 1 });
+      expect(back.clone()).toMatchObject({ currentAgent: 'billing', turnLimit: 11, guardrailRepairs: 1 });
+    });
+  });
+
+  describe('when the text was written by the previous version (1)', () => {
+    it('should read it, with no agent in charge recorded, no turn budget and no guardrail repair spent', () => {
+      const json = createState().toJSON() as unknown as Record<string, unknown>;
+      const { guardrailRepairs: _repairs, ...rest } = json;
+      const back = RunState.fromJSON(JSON.stringify({ ...rest, $schemaVersion: 1 }), owner);
+      expect(back.turn).toBe(1);
+      expect(back.interruptions).toHaveLength(1);
+      expect(back).toMatchObject({ currentAgent: undefined, turnLimit: undefined, guardrailRepairs: 0 });
+      expect(JSON.parse(JSON.stringify(back)).$schemaVersion).toBe(2);
     });
   });
 

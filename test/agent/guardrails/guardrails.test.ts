@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
 import { defineGuardrail } from '../../../src/agent/guardrails/guardrail.js';
 import { GuardrailTripwireError } from '../../../src/agent/guardrails/guardrail-tripwire-error.js';
+import { RunState } from '../../../src/agent/run-state.js';
 import { createRecordingTool } from '../../helpers/create-recording-tool.js';
 import { createTestAgent } from '../../helpers/create-test-agent.js';
 import { answer } from '../../helpers/tool-turn.js';
@@ -134,6 +135,29 @@ describe('guardrails', () => {
         .catch((failure: unknown) => failure);
       expect(error).toMatchObject({ stage: 'output' });
       expect(chatRequests(env.emu)).toHaveLength(2);
+    });
+
+    it('should keep the spent corrective turn in the saved state, so a resumed run gets no second one', async () => {
+      env.emu.script([answer('Sorry.'), { error: { status: 500 } }]);
+      const agent = createTestAgent(env, { outputGuardrails: [noApology(true)] });
+      const failed = (await agent.run('Help').catch((failure: unknown) => failure)) as { state: RunState };
+      expect(failed.state.guardrailRepairs).toBe(1);
+      // Another process: the state goes through JSON, the model apologises again.
+      const saved = RunState.fromJSON(JSON.stringify(failed.state), agent);
+      env.emu.script([answer('Sorry again.'), answer('Here is how.')]);
+      const error = await agent.run(saved).catch((failure: unknown) => failure);
+      expect(error).toMatchObject({ guardrail: 'no_apology', stage: 'output' });
+      expect(chatRequests(env.emu)).toHaveLength(3);
+    });
+
+    it('should give a later answer its own corrective turn once an answer passed', async () => {
+      env.emu.script([answer('Sorry.'), answer('Here is how.')]);
+      const agent = createTestAgent(env, { outputGuardrails: [noApology(true)] });
+      const first = await agent.run('Help');
+      expect(first.state.guardrailRepairs).toBe(0);
+      const next = new RunState({ messages: [...first.messages, { role: 'user', content: 'And then?' }] });
+      env.emu.script([answer('Sorry.'), answer('Then this.')]);
+      expect((await agent.run(next)).text).toBe('Then this.');
     });
   });
 

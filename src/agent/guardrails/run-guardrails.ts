@@ -1,0 +1,111 @@
+import type { ChatMessage } from '../../api/types/chat.js';
+import { addAbortListener, removeAbortListener } from '../../transport/abort-listeners.js';
+import type { RunState } from '../run-state.js';
+import type { Guardrail, GuardrailArgs } from './guardrail.js';
+import { GuardrailTripwireError } from './guardrail-tripwire-error.js';
+
+/**
+ * The parallel input guardrails of a run, running alongside its first request. They get the run's own
+ * signal: a tripwire aborts it (and so the request in flight), and so does the caller's signal while the
+ * run and its guardrails last. Tools wait for `passed` before they start.
+ */
+export class InputCheck {
+  /** The run's signal while the check lasts: the caller's, and aborted by a tripwire. */
+  readonly signal: AbortSignal;
+  /** The tripwire (or the guardrail's failure) that stopped the run, once there is one. */
+  tripped: unknown;
+  readonly #done: Promise<void>;
+  readonly #callerSignal: AbortSignal;
+  readonly #onCallerAbort: () => void;
+
+  constructor(
+    guards: readonly Guardrail[],
+    args: Omit<GuardrailArgs, 'signal'>,
+    callerSignal: AbortSignal,
+    state: RunState,
+  ) {
+    const controller = new AbortController();
+    this.signal = controller.signal;
+    this.#callerSignal = callerSignal;
+    this.#onCallerAbort = () => controller.abort(callerSignal.reason);
+    if (callerSignal.aborted) this.#onCallerAbort();
+    else addAbortListener(callerSignal, this.#onCallerAbort);
+    const stop = (error: unknown) => {
+      this.tripped = error;
+      controller.abort(error);
+    };
+    this.#done = firstTripwire(guards, { ...args, signal: this.signal }, 'input', state).then(
+      (error) => (error ? stop(error) : undefined),
+      stop,
+    );
+  }
+
+  /** Waits for the guardrails; throws their tripwire (tools and the final answer wait for this). */
+  async passed(): Promise<void> {
+    await this.#done;
+    if (this.tripped) throw this.tripped;
+  }
+
+  /**
+   * The run ended: the guardrails may outlive a failed run, so the caller's abort reaches them until they
+   * end; then nothing stays registered on a signal that outlives the run.
+   */
+  release(): void {
+    const unsubscribe = () => removeAbortListener(this.#callerSignal, this.#onCallerAbort);
+    this.#done.then(unsubscribe);
+  }
+}
+
+/**
+ * Checks a run's input before its first turn: the serial guardrails now (a tripwire is thrown), the
+ * parallel ones alongside the first request (the answer, `undefined` when there are none).
+ */
+export async function checkInput(
+  guards: readonly Guardrail[],
+  state: RunState,
+  context: unknown,
+  agent: string,
+  signal: AbortSignal,
+): Promise<InputCheck | undefined> {
+  const text = lastUserText(state.messages);
+  const args = { value: text, text, messages: state.messages, context, agent };
+  const serial = guards.filter((guard) => !guard.runInParallel);
+  const trip = await firstTripwire(serial, { ...args, signal }, 'input', state);
+  if (trip) throw trip;
+  const parallel = guards.filter((guard) => guard.runInParallel);
+  return parallel.length > 0 ? new InputCheck(parallel, args, signal, state) : undefined;
+}
+
+/** Runs guardrails at once; the first tripwire (in list order) becomes the error, carrying the state. */
+export async function firstTripwire(
+  guards: readonly Guardrail[],
+  args: GuardrailArgs,
+  stage: 'input' | 'output',
+  state: RunState,
+): Promise<GuardrailTripwireError | undefined> {
+  if (guards.length === 0) return undefined;
+  const verdicts = await Promise.all(guards.map((guard) => guard.check(args)));
+  const index = verdicts.findIndex((verdict) => verdict.tripwire);
+  if (index < 0) return undefined;
+  const verdict = verdicts[index]!;
+  return new GuardrailTripwireError({
+    guardrail: guards[index]!.name,
+    stage,
+    info: verdict.info,
+    reason: verdict.reason,
+    state,
+  });
+}
+
+function lastUserText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'user') continue;
+    if (typeof message.content === 'string') return message.content;
+    return message.content
+      .map((part) => (part.type === 'text' ? part.text : ''))
+      .filter(Boolean)
+      .join('\n');
+  }
+  return '';
+}
