@@ -31,12 +31,16 @@ export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
 // Durable runs (stores in `svc-agents/stores`, workers in `svc-agents/queue`)
 export type { RunRecord, RunStatus, RunStore, SessionStore, Store } from './agent/durable/store.js';
 export type { DynamicTools, DynamicToolsArgs } from './agent/dynamic-tools.js';
-export { AgentOptionsError } from './agent/errors/agent-options-error.js';
-export { ContextWindowExceededError } from './agent/errors/context-window-exceeded-error.js';
-export { MaxTurnsExceededError } from './agent/errors/max-turns-exceeded-error.js';
-export { OutputValidationError } from './agent/errors/output-validation-error.js';
-export { RunConflictError } from './agent/errors/run-conflict-error.js';
-export { ToolApprovalError } from './agent/errors/tool-approval-error.js';
+export {
+  AgentOptionsError,
+  ContextWindowExceededError,
+  GuardrailTripwireError,
+  MaxTurnsExceededError,
+  OutputValidationError,
+  RunConflictError,
+  RunStateError,
+  ToolApprovalError,
+} from './agent/errors.js';
 export type {
   AbortEvent,
   AgentEvent,
@@ -69,7 +73,6 @@ export {
   type GuardrailArgs,
   type GuardrailVerdict,
 } from './agent/guardrails/guardrail.js';
-export { GuardrailTripwireError } from './agent/guardrails/guardrail-tripwire-error.js';
 export {
   type Handoff,
   type HandoffInputFilter,
@@ -90,7 +93,7 @@ export type {
   StepToolResult,
   ToolApprovalItem,
 } from './agent/run-result.js';
-export { type PendingToolCall, RunState, RunStateError } from './agent/run-state.js';
+export { type PendingToolCall, RunState } from './agent/run-state.js';
 export {
   allOf,
   anyOf,

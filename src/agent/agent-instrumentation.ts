@@ -3,6 +3,7 @@ import type { CreateChatCompletion } from './call-model.js';
 import type { AgentEvent } from './events.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import type { RunResult } from './run-result.js';
+import { neverAborted } from './run-signal.js';
 import type { RunState } from './run-state.js';
 
 /** What an instrumentation learns when a run starts. */
@@ -56,7 +57,7 @@ export async function instrumentRun(
   run: {
     state: RunState;
     resumed: boolean;
-    signal: AbortSignal;
+    signal: AbortSignal | undefined;
     emit: ((event: AgentEvent) => void) | undefined;
   },
 ): Promise<{
@@ -74,7 +75,7 @@ export async function instrumentRun(
     messages: state.messages,
     // A call answered in the ledger (before a crash, or before a pause) is not run again.
     pendingToolCalls: state.pendingToolCalls.filter((call) => !state.ledger.has(call.toolCallId)),
-    signal,
+    signal: signal ?? neverAborted,
   });
   if (!observer) return { emit, wrapModelCall: (create) => create, end: () => {} };
   const wrapModelCall = (create: CreateChatCompletion) =>

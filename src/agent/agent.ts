@@ -9,8 +9,7 @@ import { AgentStream } from './agent-stream.js';
 import type { DurableHooks } from './durable/durable-run.js';
 import type { Store } from './durable/store.js';
 import { StoredRunRef } from './durable/stored-run-ref.js';
-import { AgentOptionsError } from './errors/agent-options-error.js';
-import { neverAborted } from './errors/to-abort-error.js';
+import { AgentOptionsError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { SEARCH_KNOWLEDGE_BASE } from './knowledge-base-search.js';
 import {
@@ -27,7 +26,7 @@ const loadRunAgent = loadOnce(() => import('./run-agent.js'));
 const loadDurable = loadOnce(() => import('./durable/execute-durably.js'));
 
 /** What a run is driven with: an `AgentStream`'s controls, or a plain run's optional `onEvent` and signal. */
-type RunControls = { emit?: ((event: AgentEvent) => void) | undefined; signal: AbortSignal };
+type RunControls = { emit?: ((event: AgentEvent) => void) | undefined; signal: AbortSignal | undefined };
 
 /** What a run starts from: a user message, a conversation to continue, or a saved state to resume. */
 export type AgentInput = string | readonly ChatMessage[] | RunState;
@@ -91,14 +90,14 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
   /** Runs to the end (or to a pause for approvals); by default without streaming the HTTP answers. */
   run(input: AgentInput, options: AgentRunOptions<TContext> = {}): Promise<RunResult<TOutput>> {
     // Nobody can observe a run()'s events or abort it except through `options.signal`: no AgentStream,
-    // no AbortController and no event objects, just the loop.
-    const controls = { emit: options.onEvent, signal: options.signal ?? neverAborted };
+    // no AbortController and no event objects, just the loop (with no signal when the caller gave none).
+    const controls = { emit: options.onEvent, signal: options.signal };
     return this.#execute(input, options, options.stream ?? false, controls);
   }
 
   /** Continues a run kept in the agent's `store` from its last checkpoint (a completed run is answered as stored). */
   resume(runId: string, options: AgentResumeOptions<TContext> = {}): Promise<RunResult<TOutput>> {
-    const controls = { emit: options.onEvent, signal: options.signal ?? neverAborted };
+    const controls = { emit: options.onEvent, signal: options.signal };
     return this.#execute(new StoredRunRef(runId), options, options.stream ?? false, controls);
   }
 

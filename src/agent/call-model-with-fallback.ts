@@ -40,7 +40,7 @@ export async function callModelWithFallback(
       return { completion, fallback: failed.length > 0 ? { model, failed } : undefined };
     } catch (error) {
       const reason = overloadReason(error);
-      if (started || reason === undefined || options.signal.aborted) throw error;
+      if (started || reason === undefined || options.signal?.aborted) throw error;
       const next = candidates.findIndex(
         (candidate, i) => i > index && modelSupportsRequest(candidate, params),
       );

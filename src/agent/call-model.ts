@@ -2,7 +2,6 @@ import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionMessage } from '../api/types/chat.js';
 import type { RequestOptions } from '../api/types/request-options.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
-import { neverAborted } from './errors/to-abort-error.js';
 import type { AgentEvent } from './events.js';
 import { isHostedToolCall } from './to-assistant-message.js';
 import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
@@ -17,7 +16,8 @@ export type CreateChatCompletion = (
 export interface CallModelOptions {
   create: CreateChatCompletion;
   params: ChatCompletionCreateParams;
-  signal: AbortSignal;
+  /** Aborts the request; absent when the run has no signal. */
+  signal: AbortSignal | undefined;
   /** Absent when nobody observes the run: no event is built. */
   emit?: ((event: AgentEvent) => void) | undefined;
   /** Ids for function calls the service left without one (streams get them from the accumulator). */
@@ -40,7 +40,7 @@ export async function callModel({
   generateId,
   eager,
 }: CallModelOptions): Promise<ChatCompletion> {
-  const response = await create(params, signal === neverAborted ? {} : { signal });
+  const response = await create(params, { signal });
   if (!isStream(response)) {
     const message = response.choices[0]?.message;
     // Ids are fixed before any event names them, so events, assistant message and tool messages agree.

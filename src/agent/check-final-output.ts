@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { OutputValidationError } from './errors/output-validation-error.js';
+import { OutputValidationError } from './errors.js';
 import type { AgentStep } from './run-result.js';
 import type { RunState } from './run-state.js';
 import { outputRepairMessage, parseOutput } from './structured-output.js';

@@ -136,9 +136,9 @@ export class EagerToolStarter {
     // kept alive by Node for as long as the tool's guard listens to it, which for a run that ends without
     // aborting is forever.
     const controller = new AbortController();
-    const onRunAbort = () => controller.abort(signal.reason);
-    if (signal.aborted) onRunAbort();
-    else addAbortListener(signal, onRunAbort);
+    const onRunAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onRunAbort();
+    else if (signal) addAbortListener(signal, onRunAbort);
     const outcome = executeScopedToolCall(
       turn,
       { id: call.id, type: 'function', function: { name: call.name, arguments: call.text } },
@@ -147,8 +147,10 @@ export class EagerToolStarter {
       parsed,
     );
     // Settled, the call no longer listens to the run; a discarded run's failure is nobody's to report.
-    const unsubscribe = () => removeAbortListener(signal, onRunAbort);
-    outcome.then(unsubscribe, unsubscribe);
+    if (signal) {
+      const unsubscribe = () => removeAbortListener(signal, onRunAbort);
+      outcome.then(unsubscribe, unsubscribe);
+    }
     const run: EarlyRun = { name: call.name, text: call.text, controller, outcome, stale: false };
     call.run = run;
     this.#runs.set(call.id, run);

@@ -3,10 +3,10 @@ import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
 import { executeScopedToolCall, type ToolCallScope } from '../tools/execute-tool-call.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
-import { throwIfAborted } from './errors/to-abort-error.js';
-import { ToolApprovalError } from './errors/tool-approval-error.js';
+import { ToolApprovalError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { parsedArgumentsOf } from './prepare-tool-calls.js';
+import { throwIfAborted } from './run-signal.js';
 import type { PendingToolCall, RunState } from './run-state.js';
 import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
 import { toolResultSources } from './tool-result-sources.js';
@@ -22,8 +22,8 @@ export interface TurnToolContext extends ToolCallScope {
   context: unknown;
   /** The client handed to tools as `ctx.client`. */
   client: SvcClient | undefined;
-  /** Aborts the run's tools. */
-  signal: AbortSignal;
+  /** Aborts the run's tools; absent when the run has no signal. */
+  signal: AbortSignal | undefined;
   /** The run's id (`ctx.runId`, part of `ctx.idempotencyKey`). */
   runId: string;
   /** Index of the step whose calls these are. */
@@ -83,7 +83,7 @@ export async function executeTurnTools(
   // A failed checkpoint ends the turn: the calls still running are stopped (their signal aborted) and
   // awaited, so their outcomes are in the state the failure is recorded with and none finishes later.
   const stop = onToolFinished ? new AbortController() : undefined;
-  const toolSignal = stop ? AbortSignal.any([signal, stop.signal]) : signal;
+  const toolSignal = stop && signal ? AbortSignal.any([signal, stop.signal]) : (stop?.signal ?? signal);
   let checkpointFailure: { error: unknown } | undefined;
   const pool = runPool(runnable, turn.concurrency, async (call) => {
     if (checkpointFailure) return unrunOutcome(call);

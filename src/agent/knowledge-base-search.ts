@@ -2,7 +2,7 @@ import type { SvcClient } from '../api/svc-client.js';
 import { searchKnowledgeBaseTool } from '../tools/built-in/search-knowledge-base.js';
 import { createToolSet } from '../tools/create-tool-set.js';
 import type { ToolSet } from '../tools/tool.js';
-import { AgentOptionsError } from './errors/agent-options-error.js';
+import { AgentOptionsError } from './errors.js';
 
 /** Name of the search tool `knowledgeBases` adds. */
 export const SEARCH_KNOWLEDGE_BASE = 'search_knowledge_base';

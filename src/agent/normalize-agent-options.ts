@@ -11,7 +11,7 @@ import type { NormalizedContextWindow } from './context/context-window-options.j
 import { normalizeContextWindow } from './context/normalize-context-window.js';
 import { checkPriceTable, type PriceTable } from './cost/price-table.js';
 import { createToolSetResolver, type ResolveToolSet } from './dynamic-tools.js';
-import { AgentOptionsError } from './errors/agent-options-error.js';
+import { AgentOptionsError } from './errors.js';
 import type { Guardrail } from './guardrails/guardrail.js';
 import { createHandoffTools, type HandoffTarget, stopOnHandoff, toHandoffs } from './handoffs/handoff.js';
 import { checkKnowledgeBases, withKnowledgeBaseSearch } from './knowledge-base-search.js';

@@ -4,6 +4,7 @@ import type { ParseArgumentsResult, ToolSet } from '../tools/tool.js';
 import { toolCallIdempotencyKey } from '../tools/tool-call-context.js';
 import type { AgentEvent } from './events.js';
 import type { TurnToolContext } from './execute-turn-tools.js';
+import { neverAborted } from './run-signal.js';
 import type { PendingToolCall } from './run-state.js';
 
 // Each call's arguments are parsed (JSON and schema) once, when the turn ends, and the result reused by the
@@ -73,7 +74,7 @@ export async function requestApprovals(
     if (!tool || !(parsedArgumentsOf(call) ?? tool.parseArguments(call.arguments)).ok) continue;
     const ctx = {
       toolCallId: call.toolCallId,
-      signal: turn.signal,
+      signal: turn.signal ?? neverAborted,
       context: turn.context,
       client: turn.client,
       runId: turn.runId,

@@ -13,9 +13,7 @@ import { priceStep } from './cost/price-step.js';
 import { distinctToolCallIds } from './distinct-tool-call-ids.js';
 import type { DurableHooks } from './durable/durable-run.js';
 import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
-import { attachRunState } from './errors/attach-run-state.js';
-import { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
-import { throwIfAborted, toAbortError } from './errors/to-abort-error.js';
+import { attachRunState, MaxTurnsExceededError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { executeTurnTools, type TurnToolContext } from './execute-turn-tools.js';
 import { checkInput, firstTripwire, type InputCheck } from './guardrails/run-guardrails.js';
@@ -27,6 +25,7 @@ import { recordStep } from './record-step.js';
 import type { RequestBudget } from './request-budget.js';
 import type { AgentStep, RunResult } from './run-result.js';
 import { runInScope, toolSetNeedsScope } from './run-scope.js';
+import { neverAborted, throwIfAborted, toAbortError } from './run-signal.js';
 import type { RunState } from './run-state.js';
 import {
   rejectionText,
@@ -54,8 +53,8 @@ export interface RunAgentOptions {
   stream: boolean;
   /** The caller's context, handed to tools, hooks and guardrails. */
   context: unknown;
-  /** Aborts the request in flight and the running tools. */
-  signal: AbortSignal;
+  /** Aborts the request in flight and the running tools; absent when the caller gave none. */
+  signal: AbortSignal | undefined;
   /** Where the run's events go; absent when nobody observes them, so none is built. */
   emit: ((event: AgentEvent) => void) | undefined;
   /** The run's id (`result.runId`, `ctx.runId`). */
@@ -260,7 +259,7 @@ async function refreshTools(run: RunAgentOptions, agent: InCharge, step: number)
 function turnToolContext(
   run: RunAgentOptions,
   agent: InCharge,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   emit: RunAgentOptions['emit'],
   step: number,
 ): TurnToolContext {
@@ -307,7 +306,7 @@ async function runTools(
 async function refusedByGuardrail(
   run: RunAgentOptions,
   options: NormalizedAgentOptions,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   step: AgentStep,
   output: unknown,
 ): Promise<boolean> {
@@ -319,7 +318,7 @@ async function refusedByGuardrail(
     messages: state.messages,
     context: run.context,
     agent: options.name,
-    signal,
+    signal: signal ?? neverAborted,
   };
   const trip = await firstTripwire(guards, args, 'output', state);
   if (!trip) {
@@ -379,9 +378,14 @@ function resultOf(
  * outcome, else "cancelled"), and the error is the transport's `APIUserAbortError`; any error carries
  * the state as a non-enumerable `error.state`.
  */
-function failRun(run: RunAgentOptions, toolSet: ToolSet, signal: AbortSignal, error: unknown): unknown {
+function failRun(
+  run: RunAgentOptions,
+  toolSet: ToolSet,
+  signal: AbortSignal | undefined,
+  error: unknown,
+): unknown {
   const { state } = run;
-  if (!signal.aborted) return attachRunState(error, state);
+  if (!signal?.aborted) return attachRunState(error, state);
   settlePendingCalls(state, (call) => {
     const done = state.ledger.get(call.toolCallId);
     if (done) return resultFromOutcome(done);

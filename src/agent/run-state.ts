@@ -1,8 +1,7 @@
 import type { ChatMessage } from '../api/types/chat.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import { ToolCallLedger } from '../tools/tool-call-ledger.js';
-import { SvcError } from '../transport/errors/svc-error.js';
-import { ToolApprovalError } from './errors/tool-approval-error.js';
+import { RunStateError, ToolApprovalError } from './errors.js';
 import type { AgentStep, ToolApprovalItem } from './run-result.js';
 import {
   getRunStateJsonSchema,
@@ -234,6 +233,3 @@ function toJsonSafe(value: unknown): unknown {
     return undefined;
   }
 }
-
-/** A serialised run state that cannot be read back (unknown `$schemaVersion`, bad shape, tools the agent lacks). */
-export class RunStateError extends SvcError {}

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { decideRun } from '../agent/durable/record-decision.js';
 import { createRunRecord } from '../agent/durable/run-durably.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
-import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';

@@ -11,7 +11,7 @@ import type {
   SessionAppend,
   WriteRunOptions,
 } from '../agent/durable/store.js';
-import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { atomicWrite } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';

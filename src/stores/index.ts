@@ -17,7 +17,7 @@ export type {
   Store,
   WriteRunOptions,
 } from '../agent/durable/store.js';
-export { RunConflictError } from '../agent/errors/run-conflict-error.js';
+export { RunConflictError } from '../agent/errors.js';
 export { type FileStoreOptions, fileStore } from './file-store.js';
 export type { GuardedStore } from './guard-store.js';
 export { type MemoryStoreOptions, memoryStore } from './memory-store.js';

@@ -7,7 +7,7 @@ import type {
   RunRecordInput,
   WriteRunOptions,
 } from '../agent/durable/store.js';
-import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';

@@ -9,7 +9,7 @@ import type {
   SessionAppend,
   WriteRunOptions,
 } from '../agent/durable/store.js';
-import { RunConflictError } from '../agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';

@@ -1,4 +1,4 @@
-import { ToolApprovalError } from '../agent/errors/tool-approval-error.js';
+import { ToolApprovalError } from '../agent/errors.js';
 import type { RunState } from '../agent/run-state.js';
 import { ChatRequestError } from './web-error.js';
 

@@ -1,5 +1,5 @@
 import type { AgentEventJson } from '../agent/agent-event-json.js';
-import { ToolApprovalError } from '../agent/errors/tool-approval-error.js';
+import { ToolApprovalError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { FinishReason } from '../api/types/chat.js';
 import { safeErrorMessage } from '../tools/safe-error-message.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { AgentOptionsError } from '../../src/agent/errors/agent-options-error.js';
+import { AgentOptionsError } from '../../src/agent/errors.js';
 import { SvcClient } from '../../src/api/svc-client.js';
 
 const client = new SvcClient({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9' });

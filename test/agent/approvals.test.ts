@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { ToolApprovalError } from '../../src/agent/errors/tool-approval-error.js';
+import { RunStateError, ToolApprovalError } from '../../src/agent/errors.js';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { RunState, RunStateError } from '../../src/agent/run-state.js';
+import { RunState } from '../../src/agent/run-state.js';
 import type { ToolMessage } from '../../src/api/types/chat.js';
 import { createRecordingTool } from '../helpers/create-recording-tool.js';
 import { toolTurn } from '../helpers/tool-turn.js';

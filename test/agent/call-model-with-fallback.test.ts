@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
-import { AgentOptionsError } from '../../src/agent/errors/agent-options-error.js';
+import { AgentOptionsError } from '../../src/agent/errors.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { createTestAgent } from '../helpers/create-test-agent.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';

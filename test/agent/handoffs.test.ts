@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { MaxTurnsExceededError } from '../../src/agent/errors/max-turns-exceeded-error.js';
+import { MaxTurnsExceededError } from '../../src/agent/errors.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { handoff, handoffFilters } from '../../src/agent/handoffs/handoff.js';
 import { RunState } from '../../src/agent/run-state.js';

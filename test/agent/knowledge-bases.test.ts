@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { AgentOptionsError } from '../../src/agent/errors/agent-options-error.js';
+import { AgentOptionsError } from '../../src/agent/errors.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { RunState } from '../../src/agent/run-state.js';
 import type { SvcClient } from '../../src/api/svc-client.js';

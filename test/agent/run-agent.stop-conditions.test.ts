@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MaxTurnsExceededError } from '../../src/agent/errors/max-turns-exceeded-error.js';
+import { MaxTurnsExceededError } from '../../src/agent/errors.js';
 import { hasToolCall, isStepCount } from '../../src/agent/stop-conditions.js';
 import { createRecordingTool } from '../helpers/create-recording-tool.js';
 import { createTestAgent } from '../helpers/create-test-agent.js';

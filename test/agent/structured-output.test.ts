@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
-import { OutputValidationError } from '../../src/agent/errors/output-validation-error.js';
+import { OutputValidationError } from '../../src/agent/errors.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 

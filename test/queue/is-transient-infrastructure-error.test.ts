@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { RunConflictError } from '../../src/agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../../src/agent/errors.js';
 import { isTransientInfrastructureError } from '../../src/queue/is-transient-infrastructure-error.js';
 import { QueueUnavailableError, WorkerClosedError } from '../../src/queue/queue-errors.js';
 import { SvcError } from '../../src/transport/errors/svc-error.js';

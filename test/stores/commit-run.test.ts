@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecordInput, Store } from '../../src/agent/durable/store.js';
-import { RunConflictError } from '../../src/agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../../src/agent/errors.js';
 import type { ChatMessage } from '../../src/api/types/chat.js';
 import { fileStore } from '../../src/stores/file-store.js';
 import { memoryStore } from '../../src/stores/memory-store.js';

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecordInput, Store } from '../../src/agent/durable/store.js';
-import { RunConflictError } from '../../src/agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../../src/agent/errors.js';
 import type { ChatMessage } from '../../src/api/types/chat.js';
 import { fileStore } from '../../src/stores/file-store.js';
 import type { GuardedStore } from '../../src/stores/guard-store.js';

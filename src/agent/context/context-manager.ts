@@ -63,7 +63,7 @@ export class ContextManager {
    */
   wrap(create: CreateChatCompletion, run: ContextRun): CreateChatCompletion {
     return async (params, requestOptions) => {
-      const signal = requestOptions.signal ?? new AbortController().signal;
+      const signal = requestOptions.signal;
       const fixedCount = params.messages.length - run.messages.length;
       const shrinkToFit = async (budget: number, reason: 'budget' | 'rejected') => {
         const { tokens, event } = await fitContext({

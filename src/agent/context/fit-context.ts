@@ -1,7 +1,7 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatMessage, ToolDefinition, ToolMessage } from '../../api/types/chat.js';
-import { AgentOptionsError } from '../errors/agent-options-error.js';
-import { ContextWindowExceededError } from '../errors/context-window-exceeded-error.js';
+import { AgentOptionsError, ContextWindowExceededError } from '../errors.js';
+import { neverAborted } from '../run-signal.js';
 import type { ContextOverflowEvent } from './context-overflow-event.js';
 import type { NormalizedContextWindow } from './context-window-options.js';
 import { findUnpairedToolCall, splitTurns } from './conversation-turns.js';
@@ -29,7 +29,8 @@ export interface FitContextOptions {
   counter: MessageTokenCounter;
   client: SvcClient;
   model: string;
-  signal: AbortSignal;
+  /** The request's signal; absent when the run has none. */
+  signal: AbortSignal | undefined;
 }
 
 /** Input tokens of a request and whether the messages fit. */
@@ -98,7 +99,7 @@ export async function fitContext(o: FitContextOptions): Promise<FitResult> {
         budget: available,
         tokens: sum(counts),
         countTokens: async (some) => sum(await counter.measure(some, signal)),
-        signal,
+        signal: signal ?? neverAborted,
       });
       const broken = findUnpairedToolCall(kept);
       if (broken) {

@@ -29,7 +29,7 @@ export class MessageTokenCounter {
   }
 
   /** Tokens each message adds to a prompt (framing included), counting only the ones not seen before. */
-  async measure(messages: readonly ChatMessage[], signal: AbortSignal): Promise<number[]> {
+  async measure(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<number[]> {
     const counts: number[] = new Array(messages.length);
     const missing: Array<{ index: number; key: string }> = [];
     for (const [index, message] of messages.entries()) {
@@ -82,7 +82,7 @@ export class MessageTokenCounter {
     return this.#toolsTokens;
   }
 
-  async #count(message: ChatMessage, signal: AbortSignal): Promise<number> {
+  async #count(message: ChatMessage, signal: AbortSignal | undefined): Promise<number> {
     const countable = this.#useService ? toCountable(message) : undefined;
     if (countable) {
       try {
@@ -92,7 +92,7 @@ export class MessageTokenCounter {
         );
         return Math.max(1, data.total_tokens - PROMPT_PRIMING_TOKENS);
       } catch (error) {
-        if (signal.aborted || APIUserAbortError.isInstance(error)) throw error;
+        if (signal?.aborted || APIUserAbortError.isInstance(error)) throw error;
         // No count operation here (a proxy, an old deployment): stop asking; any other refusal is per message.
         if (NotFoundError.isInstance(error) || APIConnectionError.isInstance(error)) this.#useService = false;
       }

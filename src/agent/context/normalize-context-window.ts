@@ -1,4 +1,4 @@
-import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { AgentOptionsError } from '../errors.js';
 import {
   type ContextWindowOptions,
   defaultContextWindowOptions as defaults,

@@ -17,7 +17,8 @@ export interface SummarizeOptions {
   maxTokens: number;
   /** Most characters of transcript sent (its end is kept: the latest turns matter most). */
   maxChars: number;
-  signal: AbortSignal;
+  /** Aborts the summary request; absent when the run has no signal. */
+  signal: AbortSignal | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { AgentOptionsError } from '../errors.js';
 
 /**
  * Prices of one model, in your currency (or in credits on the plan channel, which bills credits rather

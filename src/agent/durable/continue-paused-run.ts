@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
+import { RunStateError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
-import { type RunState, RunStateError } from '../run-state.js';
+import type { RunState } from '../run-state.js';
 import { DurableRun } from './durable-run.js';
 import { type DurableLoop, drive } from './run-durably.js';
 import type { RunRecord, Store } from './store.js';

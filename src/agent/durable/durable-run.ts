@@ -1,9 +1,8 @@
 import type { ChatMessage } from '../../api/types/chat.js';
 import type { ToolSet } from '../../tools/tool.js';
-import { RunConflictError } from '../errors/run-conflict-error.js';
-import { GuardrailTripwireError } from '../guardrails/guardrail-tripwire-error.js';
+import { GuardrailTripwireError, RunConflictError, RunStateError } from '../errors.js';
 import type { ToolApprovalItem } from '../run-result.js';
-import { type RunState, RunStateError } from '../run-state.js';
+import type { RunState } from '../run-state.js';
 import { recoverInFlight } from './recover-in-flight.js';
 import type {
   RunRecord,

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../api/types/chat.js';
-import { RunState, RunStateError, type RunStateOwner } from '../run-state.js';
+import { RunStateError } from '../errors.js';
+import { RunState, type RunStateOwner } from '../run-state.js';
 import type { RunStateJson } from '../run-state-schema.js';
 import type { RunRecord, SessionStore } from './store.js';
 

@@ -1,7 +1,6 @@
-import { RunConflictError } from '../errors/run-conflict-error.js';
-import { ToolApprovalError } from '../errors/tool-approval-error.js';
+import { RunConflictError, RunStateError, ToolApprovalError } from '../errors.js';
 import type { ToolApprovalItem } from '../run-result.js';
-import { type PendingToolCall, RunState, RunStateError } from '../run-state.js';
+import { type PendingToolCall, RunState } from '../run-state.js';
 import type { RunStateJson } from '../run-state-schema.js';
 import type { RunRecord, RunStore } from './store.js';
 

@@ -1,7 +1,7 @@
 import { buildRunResult } from '../build-run-result.js';
-import { RunConflictError } from '../errors/run-conflict-error.js';
+import { RunConflictError, RunStateError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
-import { RunState, RunStateError, type RunStateOwner } from '../run-state.js';
+import { RunState, type RunStateOwner } from '../run-state.js';
 import { type DurableHooks, DurableRun } from './durable-run.js';
 import { readRunState } from './read-run-state.js';
 import type { RunRecord, Store } from './store.js';

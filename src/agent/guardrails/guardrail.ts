@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChatMessage } from '../../api/types/chat.js';
 import type { Agent } from '../agent.js';
-import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { AgentOptionsError } from '../errors.js';
 
 /** What a guardrail checks. */
 export interface GuardrailArgs<C = unknown> {

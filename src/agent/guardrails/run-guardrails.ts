@@ -1,8 +1,9 @@
 import type { ChatMessage } from '../../api/types/chat.js';
 import { addAbortListener, removeAbortListener } from '../../transport/abort-listeners.js';
+import { GuardrailTripwireError } from '../errors.js';
+import { neverAborted } from '../run-signal.js';
 import type { RunState } from '../run-state.js';
 import type { Guardrail, GuardrailArgs } from './guardrail.js';
-import { GuardrailTripwireError } from './guardrail-tripwire-error.js';
 
 /**
  * The parallel input guardrails of a run, running alongside its first request. They get the run's own
@@ -15,21 +16,21 @@ export class InputCheck {
   /** The tripwire (or the guardrail's failure) that stopped the run, once there is one. */
   tripped: unknown;
   readonly #done: Promise<void>;
-  readonly #callerSignal: AbortSignal;
+  readonly #callerSignal: AbortSignal | undefined;
   readonly #onCallerAbort: () => void;
 
   constructor(
     guards: readonly Guardrail[],
     args: Omit<GuardrailArgs, 'signal'>,
-    callerSignal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
     state: RunState,
   ) {
     const controller = new AbortController();
     this.signal = controller.signal;
     this.#callerSignal = callerSignal;
-    this.#onCallerAbort = () => controller.abort(callerSignal.reason);
-    if (callerSignal.aborted) this.#onCallerAbort();
-    else addAbortListener(callerSignal, this.#onCallerAbort);
+    this.#onCallerAbort = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) this.#onCallerAbort();
+    else if (callerSignal) addAbortListener(callerSignal, this.#onCallerAbort);
     const stop = (error: unknown) => {
       this.tripped = error;
       controller.abort(error);
@@ -51,8 +52,9 @@ export class InputCheck {
    * end; then nothing stays registered on a signal that outlives the run.
    */
   release(): void {
-    const unsubscribe = () => removeAbortListener(this.#callerSignal, this.#onCallerAbort);
-    this.#done.then(unsubscribe);
+    const callerSignal = this.#callerSignal;
+    if (callerSignal === undefined) return;
+    this.#done.then(() => removeAbortListener(callerSignal, this.#onCallerAbort));
   }
 }
 
@@ -65,12 +67,12 @@ export async function checkInput(
   state: RunState,
   context: unknown,
   agent: string,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<InputCheck | undefined> {
   const text = lastUserText(state.messages);
   const args = { value: text, text, messages: state.messages, context, agent };
   const serial = guards.filter((guard) => !guard.runInParallel);
-  const trip = await firstTripwire(serial, { ...args, signal }, 'input', state);
+  const trip = await firstTripwire(serial, { ...args, signal: signal ?? neverAborted }, 'input', state);
   if (trip) throw trip;
   const parallel = guards.filter((guard) => guard.runInParallel);
   return parallel.length > 0 ? new InputCheck(parallel, args, signal, state) : undefined;

@@ -3,7 +3,7 @@ import { defineTool, TOOL_NAME_PATTERN } from '../../tools/define-tool.js';
 import type { Tool } from '../../tools/tool.js';
 import type { Agent } from '../agent.js';
 import { AGENT_CORE, type AgentCore } from '../agent-core.js';
-import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { AgentOptionsError } from '../errors.js';
 import type { AgentStep } from '../run-result.js';
 import type { RunState } from '../run-state.js';
 import type { StopCondition } from '../stop-conditions.js';

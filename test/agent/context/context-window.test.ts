@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
 import type { ContextOverflowEvent } from '../../../src/agent/context/context-overflow-event.js';
 import { findUnpairedToolCall } from '../../../src/agent/context/conversation-turns.js';
-import { AgentOptionsError } from '../../../src/agent/errors/agent-options-error.js';
+import { AgentOptionsError } from '../../../src/agent/errors.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { handoff, handoffFilters } from '../../../src/agent/handoffs/handoff.js';
 import { SvcClient } from '../../../src/api/svc-client.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
 import { audioSeconds } from '../../../src/agent/cost/audio-seconds.js';
-import { AgentOptionsError } from '../../../src/agent/errors/agent-options-error.js';
+import { AgentOptionsError } from '../../../src/agent/errors.js';
 import { RunState } from '../../../src/agent/run-state.js';
 import { generateImagePng } from '../../../src/emulator/media/png.js';
 import { pcmToWav, synthesizePcm } from '../../../src/emulator/media/wav.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
-import { RunConflictError } from '../../../src/agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../../../src/agent/errors.js';
 import type { InterruptedRunResult } from '../../../src/agent/run-result.js';
 import { RunState } from '../../../src/agent/run-state.js';
 import { memoryStore } from '../../../src/stores/memory-store.js';

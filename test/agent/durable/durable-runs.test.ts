@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { recordDecision } from '../../../src/agent/durable/record-decision.js';
 import type { Store } from '../../../src/agent/durable/store.js';
-import { RunConflictError } from '../../../src/agent/errors/run-conflict-error.js';
+import { RunConflictError } from '../../../src/agent/errors.js';
 import { memoryStore } from '../../../src/stores/memory-store.js';
 import { createDurableTool } from '../../helpers/create-durable-tool.js';
 import { answer, toolTurn } from '../../helpers/tool-turn.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
+import { GuardrailTripwireError } from '../../../src/agent/errors.js';
 import { defineGuardrail } from '../../../src/agent/guardrails/guardrail.js';
-import { GuardrailTripwireError } from '../../../src/agent/guardrails/guardrail-tripwire-error.js';
 import { RunState } from '../../../src/agent/run-state.js';
 import { createRecordingTool } from '../../helpers/create-recording-tool.js';
 import { createTestAgent } from '../../helpers/create-test-agent.js';

@@ -1,9 +1,9 @@
-import { APIUserAbortError } from '../../transport/errors/api-error.js';
+import { APIUserAbortError } from '../transport/errors/api-error.js';
 
 /**
- * The signal of a run started without one (`agent.run()` with no `signal`): it never aborts. One shared
- * signal stands in for it, so the run needs no AbortController of its own, and model requests made with
- * it carry no signal at all (the transport then wires no abort listener per request).
+ * A signal that never aborts, for the public fields that promise one (a guardrail's `signal`, an approval
+ * policy's `ctx.signal`, the instrumentation's `signal`) when the caller gave the run none. The run itself
+ * carries `undefined` then: its requests and tools wire no abort listener.
  */
 export const neverAborted: AbortSignal = new AbortController().signal;
 
@@ -18,6 +18,6 @@ export function toAbortError(signal: AbortSignal, error?: unknown): APIUserAbort
 }
 
 /** Throws the run's abort error when `signal` has fired. */
-export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw toAbortError(signal);
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw toAbortError(signal);
 }
