@@ -6,9 +6,8 @@ import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { AGENT_CORE, AgentCore } from './agent-core.js';
 import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream } from './agent-stream.js';
-import type { DurableHooks } from './durable/durable-run.js';
 import type { Store } from './durable/store.js';
-import { StoredRunRef } from './durable/stored-run-ref.js';
+import type { DurableHooks } from './durable/stored-run-writer.js';
 import { AgentOptionsError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { SEARCH_KNOWLEDGE_BASE } from './knowledge-base-search.js';
@@ -23,7 +22,8 @@ import { RunState, type RunStateOwner } from './run-state.js';
 // The run loop and all that only a run needs load on the first run, not when svc-agents is imported:
 // every module costs cold-import time, and a run awaits the network anyway.
 const loadRunAgent = loadOnce(() => import('./run-agent.js'));
-const loadDurable = loadOnce(() => import('./durable/execute-durably.js'));
+const loadRunWithStore = loadOnce(() => import('./durable/run-with-store.js'));
+const loadRecordDecision = loadOnce(() => import('./durable/record-decision.js'));
 
 /** What a run is driven with: an `AgentStream`'s controls, or a plain run's optional `onEvent` and signal. */
 type RunControls = { emit?: ((event: AgentEvent) => void) | undefined; signal: AbortSignal | undefined };
@@ -107,7 +107,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     toolCallId: string,
     options: AgentResumeOptions<TContext> = {},
   ): Promise<RunResult<TOutput>> {
-    const { recordDecision } = await loadDurable();
+    const { recordDecision } = await loadRecordDecision();
     await recordDecision(this.#requireStore('approve'), runId, toolCallId, { approved: true });
     return this.resume(runId, options);
   }
@@ -119,7 +119,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     reason?: string,
     options: AgentResumeOptions<TContext> = {},
   ): Promise<RunResult<TOutput>> {
-    const { recordDecision } = await loadDurable();
+    const { recordDecision } = await loadRecordDecision();
     await recordDecision(this.#requireStore('reject'), runId, toolCallId, { approved: false, reason });
     return this.resume(runId, options);
   }
@@ -177,23 +177,27 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       }
       return loop(toRunState(input as AgentInput), undefined) as Promise<RunResult<TOutput>>;
     }
-    if (input instanceof RunState && options.runId !== undefined) {
-      // A paused stored run continued with the caller's decisions: the same record, not a second one.
-      const { continuePausedRun } = await import('./durable/continue-paused-run.js');
-      const continued = await continuePausedRun({ store, runId, state: input.clone(), loop });
-      if (continued) return continued as RunResult<TOutput>;
-    }
-    const { executeDurably } = await loadDurable();
-    return (await executeDurably({
+    const { runWithStore } = await loadRunWithStore();
+    return (await runWithStore({
       store,
       agentName: this.#options.name,
       runId,
       owner: this,
       input: input instanceof StoredRunRef ? undefined : () => toRunState(input),
+      paused: input instanceof RunState && options.runId !== undefined ? input.clone() : undefined,
       session: options.session,
       fresh: !(input instanceof RunState),
       loop,
     })) as RunResult<TOutput>;
+  }
+}
+
+/** Marks `agent.resume(runId)`'s input apart from a user's `AgentInput`: a run to load from the store. */
+class StoredRunRef {
+  readonly runId: string;
+
+  constructor(runId: string) {
+    this.runId = runId;
   }
 }
 

@@ -1,10 +1,14 @@
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
-import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionMessage } from '../api/types/chat.js';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParams,
+  ChatCompletionMessage,
+  HostedToolCall,
+} from '../api/types/chat.js';
 import type { RequestOptions } from '../api/types/request-options.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
-import type { AgentEvent } from './events.js';
+import type { AgentEvent, HostedToolCallEvent } from './events.js';
 import { isHostedToolCall } from './to-assistant-message.js';
-import { toHostedToolCallEvent } from './to-hosted-tool-call-event.js';
 
 /** The one client method the loop needs: `client.chat.completions.create`, streamed or not. */
 export type CreateChatCompletion = (
@@ -134,4 +138,13 @@ function emitWholeMessage(
 
 function audioDelta(data: string, transcript: string): AgentEvent {
   return transcript ? { type: 'audio-delta', data, transcript } : { type: 'audio-delta', data };
+}
+
+/** The event reporting a call the service ran itself (web search, retrieval). */
+function toHostedToolCallEvent(call: HostedToolCall): HostedToolCallEvent {
+  const event: HostedToolCallEvent = { type: 'hosted-tool-call', toolType: call.type, toolCallId: call.id };
+  if (call.function.name !== undefined) event.name = call.function.name;
+  if (call.function.arguments !== undefined) event.arguments = call.function.arguments;
+  if (call.function.results !== undefined) event.results = call.function.results;
+  return event;
 }

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
+import { outputRepairMessage } from '../tools/model-texts.js';
 import { OutputValidationError } from './errors.js';
 import type { AgentStep } from './run-result.js';
 import type { RunState } from './run-state.js';
-import { outputRepairMessage, parseOutput } from './structured-output.js';
+import { parseOutput } from './structured-output.js';
 
 /** Corrective turns allowed for an answer that does not match the output schema. */
 export const MAX_OUTPUT_REPAIRS = 1;

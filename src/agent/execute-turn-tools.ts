@@ -1,6 +1,7 @@
 import type { SvcClient } from '../api/svc-client.js';
 import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
 import { executeScopedToolCall, type ToolCallScope } from '../tools/execute-tool-call.js';
+import { notStartedText, rejectionText } from '../tools/model-texts.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
 import { ToolApprovalError } from './errors.js';
@@ -8,7 +9,7 @@ import type { AgentEvent } from './events.js';
 import { parsedArgumentsOf } from './prepare-tool-calls.js';
 import { throwIfAborted } from './run-signal.js';
 import type { PendingToolCall, RunState } from './run-state.js';
-import { rejectionText, resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
+import { resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
 import { toolResultSources } from './tool-result-sources.js';
 
 /**
@@ -113,7 +114,7 @@ export async function executeTurnTools(
   settlePendingCalls(state, (call) => {
     const outcome = byId.get(call.toolCallId);
     if (outcome) return resultFromOutcome(outcome, toolResultSources(toolSet, outcome));
-    const content = rejectionText(call);
+    const content = rejectionText(call.toolName, call.rejectionMessage);
     emit?.({
       type: 'tool-error',
       toolCallId: call.toolCallId,
@@ -134,7 +135,7 @@ function unrunOutcome(call: PendingToolCall): ToolCallOutcome {
     input: call.input,
     status: 'aborted',
     output: undefined,
-    content: `Tool ${call.toolName} was not run: the run failed before it started.`,
+    content: notStartedText(call.toolName),
     executed: false,
   };
 }

@@ -1,5 +1,5 @@
 import type { SystemMessage } from '../api/types/chat.js';
-import { cancelledText } from '../tools/execute-tool-call.js';
+import { cancelledText, rejectionText, turnLimitText } from '../tools/model-texts.js';
 import type { ToolSet } from '../tools/tool.js';
 import { isPromiseLike } from '../tools/utils.js';
 import type { AgentCore, OutputSpec } from './agent-core.js';
@@ -11,14 +11,13 @@ import { callModelWithFallback } from './call-model-with-fallback.js';
 import { checkFinalOutput } from './check-final-output.js';
 import { priceStep } from './cost/price-step.js';
 import { distinctToolCallIds } from './distinct-tool-call-ids.js';
-import type { DurableHooks } from './durable/durable-run.js';
+import type { DurableHooks } from './durable/stored-run-writer.js';
 import { createEagerToolStarter, type EagerToolStarter } from './eager-tool-starter.js';
 import { attachRunState, MaxTurnsExceededError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { executeTurnTools, type TurnToolContext } from './execute-turn-tools.js';
-import { checkInput, firstTripwire, type InputCheck } from './guardrails/run-guardrails.js';
+import { checkInput, checkOutput, type InputCheck } from './guardrails/run-guardrails.js';
 import { agentInCharge, requestedHandoff } from './handoffs/handoff.js';
-import { guardrailRepairMessage } from './model-texts.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import { needsApprovalCheck, prepareToolCalls, requestApprovals } from './prepare-tool-calls.js';
 import { recordStep } from './record-step.js';
@@ -27,17 +26,8 @@ import type { AgentStep, RunResult } from './run-result.js';
 import { runInScope, toolSetNeedsScope } from './run-scope.js';
 import { neverAborted, throwIfAborted, toAbortError } from './run-signal.js';
 import type { RunState } from './run-state.js';
-import {
-  rejectionText,
-  resultFromOutcome,
-  settlePendingCalls,
-  turnLimitText,
-  unrunResult,
-} from './settle-pending-calls.js';
+import { resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
 import { toAssistantMessage } from './to-assistant-message.js';
-
-/** Guardrail repairs allowed per final answer: one corrective turn, then the tripwire is thrown. */
-const MAX_GUARDRAIL_REPAIRS = 1;
 
 /** What `agent.run` / `agent.stream` / `agent.resume` hand the loop, unpacked once, here. */
 export interface RunAgentOptions {
@@ -199,13 +189,22 @@ async function loop(
           if (checked === 'repair') continue;
           // The final answer's hooks: the input guardrails still running, then the output guardrails.
           if (input) await input.passed();
-          const guarded = options.outputGuardrails.length > 0;
-          if (guarded && (await refusedByGuardrail(run, options, signal, step, checked.output))) continue;
+          if (options.outputGuardrails.length > 0) {
+            const args = {
+              value: checked.output ?? step.text,
+              text: step.text,
+              messages: state.messages,
+              context: run.context,
+              agent: options.name,
+              signal: signal ?? neverAborted,
+            };
+            if ((await checkOutput(options.outputGuardrails, args, state)) === 'repair') continue;
+          }
           return finish(run, agent, emit, 'completed', checked.output);
         }
         if (lastTurn) {
           settlePendingCalls(state, (call) =>
-            unrunResult(call, 'turn-limit', turnLimitText(call, run.maxTurns)),
+            unrunResult(call, 'turn-limit', turnLimitText(call.toolName, run.maxTurns)),
           );
           const finished = finishStep(run, options, emit, step);
           if (finished) await finished;
@@ -297,42 +296,6 @@ async function runTools(
   );
 }
 
-/**
- * The output guardrails' hook before the final answer: answers true when a guardrail with `repair`
- * refused it and the model gets one corrective turn (a user message saying why, if a turn is left); any
- * other tripwire is thrown. The repairs spent live in the state, so a resumed run honours them; an
- * answer that passes resets them.
- */
-async function refusedByGuardrail(
-  run: RunAgentOptions,
-  options: NormalizedAgentOptions,
-  signal: AbortSignal | undefined,
-  step: AgentStep,
-  output: unknown,
-): Promise<boolean> {
-  const { state } = run;
-  const guards = options.outputGuardrails;
-  const args = {
-    value: output ?? step.text,
-    text: step.text,
-    messages: state.messages,
-    context: run.context,
-    agent: options.name,
-    signal: signal ?? neverAborted,
-  };
-  const trip = await firstTripwire(guards, args, 'output', state);
-  if (!trip) {
-    state.guardrailRepairs = 0;
-    return false;
-  }
-  const guard = guards.find((candidate) => candidate.name === trip.guardrail);
-  const turnsLeft = (state.turnLimit ?? state.turn) - state.turn;
-  if (!guard?.repair || state.guardrailRepairs >= MAX_GUARDRAIL_REPAIRS || turnsLeft <= 0) throw trip;
-  state.guardrailRepairs += 1;
-  state.messages.push(guardrailRepairMessage(trip.guardrail, trip.reason));
-  return true;
-}
-
 /** Emits `finish-step` and runs the `onStepFinish` hook: a promise to await only when there is a hook. */
 function finishStep(
   run: RunAgentOptions,
@@ -389,7 +352,8 @@ function failRun(
   settlePendingCalls(state, (call) => {
     const done = state.ledger.get(call.toolCallId);
     if (done) return resultFromOutcome(done);
-    if (call.approval === 'rejected') return unrunResult(call, 'rejected', rejectionText(call));
+    if (call.approval === 'rejected')
+      return unrunResult(call, 'rejected', rejectionText(call.toolName, call.rejectionMessage));
     const idempotent = toolSet.functions.get(call.toolName)?.idempotent === true;
     return unrunResult(call, 'aborted', cancelledText(call.toolName, idempotent));
   });

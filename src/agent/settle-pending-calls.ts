@@ -47,14 +47,3 @@ export function unrunResult(
     content,
   };
 }
-
-/** The tool message of a call a human rejected. */
-export function rejectionText(call: PendingToolCall): string {
-  const reason = call.rejectionMessage ? ` Reason: ${call.rejectionMessage}` : '';
-  return `The user rejected this call of ${call.toolName}; it was not run.${reason}`;
-}
-
-/** The tool message of a call left unrun because the run hit `maxTurns`. */
-export function turnLimitText(call: PendingToolCall, maxTurns: number): string {
-  return `Not run: the run reached its limit of ${maxTurns} turns before ${call.toolName} could run.`;
-}

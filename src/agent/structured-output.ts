@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ResponseFormat, UserMessage } from '../api/types/chat.js';
+import type { ResponseFormat } from '../api/types/chat.js';
 import { loadModuleSync } from '../tools/load-module-sync.js';
 
 /** Models that accept `response_format: json_schema` (per the spec); others get `json_object` plus an instruction. */
@@ -46,17 +46,6 @@ export function parseOutput<T>(schema: z.ZodType<T>, text: string): ParsedOutput
     ok: false,
     issues: result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
     cause: result.error,
-  };
-}
-
-/** The corrective user turn that tells the model what was wrong with its JSON. */
-export function outputRepairMessage(issues: string[]): UserMessage {
-  return {
-    role: 'user',
-    content:
-      'Your previous answer did not match the required JSON schema:\n' +
-      issues.map((issue) => `- ${issue}`).join('\n') +
-      '\nAnswer again with only the corrected JSON object.',
   };
 }
 

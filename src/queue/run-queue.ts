@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { decideRun } from '../agent/durable/record-decision.js';
-import { createRunRecord } from '../agent/durable/run-durably.js';
+import { createRunRecord } from '../agent/durable/run-with-store.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';

@@ -5,6 +5,7 @@ import { ToolExecutionError } from './errors/tool-execution-error.js';
 import { ToolSuspendedError } from './errors/tool-suspended-error.js';
 import { ToolTimeoutError } from './errors/tool-timeout-error.js';
 import { formatToolOutput } from './format-tool-output.js';
+import { cancelledText, timedOutText } from './model-texts.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import { safeErrorMessage } from './safe-error-message.js';
 import type { ParseArgumentsResult, ToolCallOutcome, ToolSet } from './tool.js';
@@ -145,7 +146,7 @@ async function runToolCall<C>(
       return {
         ...started,
         status: 'timeout',
-        content: `${failed.error.message}; the call was stopped, but it had started and may have taken effect.`,
+        content: timedOutText(failed.error.message),
         error: failed.error,
       };
     case 'aborted':
@@ -178,25 +179,6 @@ function tryFormat(value: unknown, maxChars: number | undefined): string | { err
   } catch (error) {
     return { error };
   }
-}
-
-/**
- * The `tool` message of a call an abort stopped. `started`: true when its tool ran, false when it never
- * did, undefined when not known (the ledger forgets only an idempotent call stopped mid-run, so an unknown
- * non-idempotent call never started). A tool may ignore its signal and finish its side effect anyway, so
- * the model is told what is known, not "cancelled".
- */
-export function cancelledText(toolName: string, idempotent: boolean, started?: boolean): string {
-  const stopped = `Tool ${toolName} was stopped while it ran (the run was aborted); it may have taken effect`;
-  if (started === true) {
-    return idempotent
-      ? `${stopped}, and running it again is safe.`
-      : `${stopped}, so check before running it again.`;
-  }
-  if (started === undefined && idempotent) {
-    return `Tool ${toolName} was stopped or not started (the run was aborted); it may have taken effect, and running it again is safe.`;
-  }
-  return `Tool ${toolName} was not run: the run was aborted before it started.`;
 }
 
 function reasonOf(signal: AbortSignal): Error {

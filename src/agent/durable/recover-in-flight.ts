@@ -1,10 +1,6 @@
+import { interruptedText } from '../../tools/model-texts.js';
 import type { ToolSet } from '../../tools/tool.js';
 import type { RunState } from '../run-state.js';
-
-/** The tool message of a call whose process stopped while it ran. */
-export function interruptedText(toolName: string): string {
-  return `Tool ${toolName} was interrupted: the process running it stopped before it finished. It may or may not have taken effect; check before calling it again.`;
-}
 
 /**
  * Settles the calls that were running when the last checkpoint was written and have no outcome: an

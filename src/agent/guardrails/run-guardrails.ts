@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../api/types/chat.js';
+import { guardrailRepairMessage } from '../../tools/model-texts.js';
 import { addAbortListener, removeAbortListener } from '../../transport/abort-listeners.js';
 import { GuardrailTripwireError } from '../errors.js';
 import { neverAborted } from '../run-signal.js';
@@ -78,8 +79,35 @@ export async function checkInput(
   return parallel.length > 0 ? new InputCheck(parallel, args, signal, state) : undefined;
 }
 
+/** Guardrail repairs allowed per final answer: one corrective turn, then the tripwire is thrown. */
+const MAX_GUARDRAIL_REPAIRS = 1;
+
+/**
+ * The output guardrails' hook before the final answer: answers `repair` when a guardrail with `repair`
+ * refused it and the model gets one corrective turn (a user message saying why, if a turn is left); any
+ * other tripwire is thrown. The repairs spent live in the state, so a resumed run honours them; an
+ * answer that passes resets them.
+ */
+export async function checkOutput(
+  guards: readonly Guardrail[],
+  args: GuardrailArgs,
+  state: RunState,
+): Promise<'repair' | undefined> {
+  const trip = await firstTripwire(guards, args, 'output', state);
+  if (!trip) {
+    state.guardrailRepairs = 0;
+    return undefined;
+  }
+  const guard = guards.find((candidate) => candidate.name === trip.guardrail);
+  const turnsLeft = (state.turnLimit ?? state.turn) - state.turn;
+  if (!guard?.repair || state.guardrailRepairs >= MAX_GUARDRAIL_REPAIRS || turnsLeft <= 0) throw trip;
+  state.guardrailRepairs += 1;
+  state.messages.push(guardrailRepairMessage(trip.guardrail, trip.reason));
+  return 'repair';
+}
+
 /** Runs guardrails at once; the first tripwire (in list order) becomes the error, carrying the state. */
-export async function firstTripwire(
+async function firstTripwire(
   guards: readonly Guardrail[],
   args: GuardrailArgs,
   stage: 'input' | 'output',

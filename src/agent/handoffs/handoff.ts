@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../api/types/chat.js';
 import { defineTool, TOOL_NAME_PATTERN } from '../../tools/define-tool.js';
+import { transferredText } from '../../tools/model-texts.js';
 import type { Tool } from '../../tools/tool.js';
 import type { Agent } from '../agent.js';
 import { AGENT_CORE, type AgentCore } from '../agent-core.js';
@@ -106,7 +107,7 @@ export function createHandoffTools(handoffs: readonly Handoff[]): Tool[] {
       name: target.toolName,
       description: target.description,
       idempotent: true,
-      execute: () => `Transferred to ${target.agent.name}; it answers from here.`,
+      execute: () => transferredText(target.agent.name),
     }),
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
-import { createRunRecord } from '../../../src/agent/durable/run-durably.js';
+import { createRunRecord } from '../../../src/agent/durable/run-with-store.js';
 import type { Store } from '../../../src/agent/durable/store.js';
 import { GuardrailTripwireError, RunStateError } from '../../../src/agent/errors.js';
 import type { AgentEvent } from '../../../src/agent/events.js';

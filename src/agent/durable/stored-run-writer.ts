@@ -32,7 +32,7 @@ export interface DurableHooks {
  * (its reply lost), so the next write first reads the run and, when the stored version is that write's,
  * goes on from it instead of conflicting with its own checkpoint.
  */
-export class DurableRun implements DurableHooks {
+export class StoredRunWriter implements DurableHooks {
   readonly store: Store;
   readonly runId: string;
   readonly agentName: string;
