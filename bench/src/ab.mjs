@@ -3,10 +3,10 @@
 // one worker process each, warm-up, then interleaved rounds (A B D, B D A, ...). Prints CPU per run,
 // median over rounds, and the median per-round ratios B/A and each/raw-dispatch. For checking that a
 // fast path pays before it lands (STYLE: fast paths land with a bench result).
-import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { CONTESTANT_CORE, SERVER_CORE, spawnNodePinned } from './pin.mjs';
 import { median } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,7 +18,7 @@ const concurrency = Number(option('concurrency', '64'));
 const rounds = Number(option('rounds', '7'));
 const runs = Number(option('runs', concurrency === 1 ? '30' : '128'));
 
-const server = spawn(process.execPath, [join(here, 'fake-server.mjs')], {
+const server = spawnNodePinned(SERVER_CORE, [join(here, 'fake-server.mjs')], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const { port } = JSON.parse(
@@ -28,7 +28,7 @@ const baseURL = `http://127.0.0.1:${port}`;
 
 function startWorker(label, name, entry) {
   const env = entry ? { ...process.env, SVC_AGENTS_ENTRY: resolve(entry) } : process.env;
-  const child = spawn(process.execPath, [join(here, 'worker.mjs'), name], {
+  const child = spawnNodePinned(CONTESTANT_CORE, [join(here, 'worker.mjs'), name], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env,
   });

@@ -2,12 +2,13 @@
 //   [--warmup-rounds=N] [--no-build]
 // Starts the fake server, one worker process per contestant, and measures them interleaved
 // (A B C D, then B C D A, ...) so drift in the machine hits every contestant alike.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { CONTESTANT_CORE, execNodePinned, pinningNote, SERVER_CORE, spawnNodePinned } from './pin.mjs';
 import { renderReport } from './report.mjs';
 import { svcAgentsBuilt, svcAgentsEntry } from './svc-agents-entry.mjs';
 import { DECODE_CHUNKS } from './workload.mjs';
@@ -41,7 +42,8 @@ const PLAN = quick
       latencyRuns: 2,
     }
   : {
-      rounds: 5,
+      // At least 7 interleaved rounds: fewer medians of per-round ratios moved by more than the margins.
+      rounds: 7,
       warmupRounds: 3,
       decodeWarmups: 3,
       runsC1: 30,
@@ -50,7 +52,8 @@ const PLAN = quick
       decodeRounds: 5,
       rssRounds: 3,
       rssRuns: 128,
-      importRounds: 10,
+      // Median of 15: one sample varies by a third on a loaded 2-core machine.
+      importRounds: 15,
       latencyRounds: 3,
       latencyRuns: 2,
     };
@@ -120,7 +123,7 @@ function readdirSyncSafe(dir) {
 }
 
 async function startServer() {
-  const child = spawn(process.execPath, [join(here, 'fake-server.mjs')], {
+  const child = spawnNodePinned(SERVER_CORE, [join(here, 'fake-server.mjs')], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const line = await new Promise((resolve, reject) => {
@@ -133,7 +136,7 @@ async function startServer() {
 
 /** A contestant's worker process, with a promise-returning `call(type, payload)`. */
 async function startWorker(name, baseURL) {
-  const child = spawn(process.execPath, ['--expose-gc', join(here, 'worker.mjs'), name], {
+  const child = spawnNodePinned(CONTESTANT_CORE, ['--expose-gc', join(here, 'worker.mjs'), name], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pending = new Map();
@@ -324,22 +327,41 @@ const IMPORTS = {
   'svc-agents': null, // filled in with the built entry's URL
   zod: ['zod'],
   openai: ['openai'],
+  // What a user's program imports: the library with the zod its tools are written in (issue 26's figure).
+  'svc-agents + zod': null,
+  'openai + zod': ['zod', 'openai'],
   'ai-sdk': ['ai', '@ai-sdk/openai-compatible'],
   'openai-agents': ['@openai/agents'],
 };
 
 async function measureImports(withSvc, results) {
-  const entries = Object.entries(IMPORTS)
-    .map(([k, v]) => [k, k === 'svc-agents' ? (withSvc ? [svcAgentsEntry()] : null) : v])
-    .filter(([, v]) => v);
+  const svc = (k) => (k === 'svc-agents' ? [svcAgentsEntry()] : ['zod', svcAgentsEntry()]);
   const probe = (specs) => {
-    const out = execFileSync(process.execPath, [join(here, 'import-probe.mjs'), ...specs], { cwd: here });
-    return JSON.parse(out.toString()).ms;
+    const out = execNodePinned(CONTESTANT_CORE, [join(here, 'import-probe.mjs'), ...specs], {
+      cwd: here,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return JSON.parse(out.toString());
   };
-  for (const [, specs] of entries) probe(specs); // fill the OS file cache first
+  // A peer that is not installed (bench/node_modules missing) is left out and named in the notes.
+  const entries = Object.entries(IMPORTS)
+    .map(([k, v]) => [k, k.startsWith('svc-agents') ? (withSvc ? svc(k) : null) : v])
+    .filter(([k, specs]) => {
+      if (!specs) return false;
+      try {
+        probe(specs); // also fills the OS file cache
+        return true;
+      } catch {
+        notes.push(`cold import of ${k} skipped: ${specs.join(' + ')} could not be imported.`);
+        return false;
+      }
+    });
   for (let round = 0; round < PLAN.importRounds; round++) {
-    for (const [name, specs] of rotate(entries, round))
-      push(results, ['import', 'cold', name], probe(specs), round);
+    for (const [name, specs] of rotate(entries, round)) {
+      const { ms, cpuMs } = probe(specs);
+      push(results, ['import', 'cold', name], ms, round);
+      push(results, ['import-cpu', 'cold', name], cpuMs, round);
+    }
   }
 }
 
@@ -432,6 +454,7 @@ async function main() {
         node: process.version,
         cpu: os.cpus()[0]?.model ?? 'unknown',
         cores: os.availableParallelism?.() ?? os.cpus().length,
+        pinning: pinningNote(),
         platform: `${os.platform()} ${os.release()}`,
         load: `${loadAtStart.map((x) => x.toFixed(1)).join(' / ')} at start, ${os
           .loadavg()

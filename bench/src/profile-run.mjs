@@ -1,8 +1,9 @@
 // Child of profile.mjs: warm one contestant up, then profile only the measured runs (node:inspector),
 // so module loading and JIT warm-up do not drown the steady-state hot spots.
-// Usage: node profile-run.mjs <contestant> <baseURL> <stream 0|1> <concurrency> <runs> <out.cpuprofile>
+// Usage: node profile-run.mjs <contestant> <baseURL> <stream 0|1|decode> <concurrency> <runs> <out.cpuprofile>
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { DECODE_CHUNKS } from './workload.mjs';
 
 const [name, baseURL, streamFlag, concurrencyText, runsText, out] = process.argv.slice(2);
 const stream = streamFlag === '1';
@@ -10,12 +11,17 @@ const concurrency = Number(concurrencyText);
 const runs = Number(runsText);
 const { setup } = await import(`./contestants/${name}.mjs`);
 const impl = await setup({ baseURL, onToolCall: () => {} });
+const decode = streamFlag === 'decode';
 const batch = async (n) => {
+  if (decode) {
+    for (let i = 0; i < n; i++) await impl.decode(`decode-${DECODE_CHUNKS}`);
+    return;
+  }
   for (let done = 0; done < n; done += concurrency) {
     await Promise.all(Array.from({ length: Math.min(concurrency, n - done) }, () => impl.run(stream)));
   }
 };
-await batch(Math.max(64, concurrency));
+await batch(decode ? 5 : Math.max(64, concurrency));
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

@@ -1,4 +1,5 @@
-// node bench/src/profile.mjs <contestant> [--stream] [--concurrency=N] [--runs=N]
+// node bench/src/profile.mjs <contestant> [--stream | --decode] [--concurrency=N] [--runs=N]
+// (--decode profiles `runs` decodes of the 20,000-chunk stream instead of agent runs.)
 // Runs one contestant under the V8 CPU profiler (node:inspector, after a warm-up) against the fake server and prints the top functions by
 // self time (file:line), plus self time per file, so a hot spot can be named precisely.
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,9 +12,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const name = args.find((a) => !a.startsWith('--')) ?? 'svc-agents';
 const option = (k, d) => args.find((a) => a.startsWith(`--${k}=`))?.split('=')[1] ?? d;
+const decode = args.includes('--decode');
 const stream = args.includes('--stream');
 const concurrency = Number(option('concurrency', '1'));
-const runs = Number(option('runs', concurrency === 1 ? '400' : '640'));
+const runs = Number(option('runs', decode ? '20' : concurrency === 1 ? '400' : '640'));
 const top = Number(option('top', '30'));
 const outDir = join(here, '..', 'profiles');
 mkdirSync(outDir, { recursive: true });
@@ -24,14 +26,15 @@ const server = spawn(process.execPath, [join(here, 'fake-server.mjs')], {
 const { port } = JSON.parse(
   await new Promise((r) => createInterface({ input: server.stdout }).once('line', r)),
 );
-const file = join(outDir, `${name}-${stream ? 'stream' : 'nostream'}-c${concurrency}.cpuprofile`);
+const mode = decode ? 'decode' : stream ? 'stream' : 'nostream';
+const file = join(outDir, `${name}-${mode}-c${concurrency}.cpuprofile`);
 const child = spawnSync(
   process.execPath,
   [
     join(here, 'profile-run.mjs'),
     name,
     `http://127.0.0.1:${port}`,
-    stream ? '1' : '0',
+    decode ? 'decode' : stream ? '1' : '0',
     String(concurrency),
     String(runs),
     file,
@@ -67,7 +70,7 @@ for (const [id, n] of hits) {
 }
 const pct = (n) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
 console.log(
-  `\n${name} ${stream ? 'streamed' : 'non-streamed'} c=${concurrency}, ${runs} runs, ${cpuMsPerRun.toFixed(2)} ms CPU per run; profile: ${relative(process.cwd(), file)}\n`,
+  `\n${name} ${mode} c=${concurrency}, ${runs} runs, ${cpuMsPerRun.toFixed(2)} ms CPU per run; profile: ${relative(process.cwd(), file)}\n`,
 );
 console.log(`Top functions by self time (% of ${total} busy samples):`);
 for (const [k, n] of [...fnKey].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(n)}  ${k}`);

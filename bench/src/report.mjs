@@ -36,6 +36,8 @@ const LABELS = {
   undici: "bare `import 'undici'`",
   zod: "`import 'zod'` (for reference)",
   openai: 'openai',
+  'svc-agents + zod': '**svc-agents** main entry + zod',
+  'openai + zod': 'openai + zod',
 };
 const label = (n) => LABELS[n] ?? n;
 
@@ -68,7 +70,7 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
   out.push(`# svc-agents benchmark, ${date}${quick ? ' (quick)' : ''}`);
   out.push('');
   out.push(
-    `Node ${env.node}, ${env.cpu}, ${env.cores} cores, ${env.platform}. ${plan.warmupRounds} unrecorded ` +
+    `Node ${env.node}, ${env.cpu}, ${env.cores} cores, ${env.platform}${env.pinning ? `, ${env.pinning}` : ''}. ${plan.warmupRounds} unrecorded ` +
       `warm-up rounds of the same plan, then ${plan.rounds} interleaved rounds; ` +
       `${plan.runsC1} runs per measurement at c=1, ${plan.runsC64} at c=64; whole run ${seconds} s. ` +
       `Load average (1/5/15 min): ${env.load}; anything above the core count means other processes shared the CPU.`,
@@ -195,6 +197,19 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
       ),
     );
   }
+  const importCpu = results['import-cpu|cold'];
+  if (importCpu?.['openai + zod']) {
+    out.push('', '## Cold import CPU (ms of process CPU, lower is better; ratio to openai + zod)', '');
+    out.push(
+      table(
+        ['import', 'CPU ms'],
+        Object.keys(importCpu).map((n) => [
+          n === 'svc-agents' ? '**svc-agents** (main entry)' : label(n),
+          cell('import-cpu', 'cold', n, 'openai + zod', 1),
+        ]),
+      ),
+    );
+  }
 
   const verdict = (value, ok) => (value === undefined ? 'not measured' : ok(value) ? 'pass' : '**MISS**');
   const latencyWall = results['latency-wall|all'];
@@ -297,6 +312,13 @@ export function renderReport({ date, quick, plan, seconds, results, contestants,
     '>= 1.00x',
     d === undefined ? 'n/a' : `${d.toFixed(2)}x`,
     verdict(d, (x) => x >= 1),
+  ]);
+  const imCpu = ratio(importCpu, 'svc-agents + zod', 'openai + zod');
+  rows.push([
+    'Cold import CPU, main entry + zod vs openai + zod',
+    '<= 1.00x',
+    imCpu === undefined ? 'n/a' : `${imCpu.toFixed(2)}x`,
+    verdict(imCpu, (x) => x <= 1),
   ]);
   const im = ratio(imports, 'svc-agents', 'undici');
   rows.push([

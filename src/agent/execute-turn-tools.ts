@@ -86,7 +86,7 @@ export async function executeTurnTools(
   const stop = onToolFinished ? new AbortController() : undefined;
   const toolSignal = stop && signal ? AbortSignal.any([signal, stop.signal]) : (stop?.signal ?? signal);
   let checkpointFailure: { error: unknown } | undefined;
-  const outcomes = await runPool(runnable, turn.concurrency, async (call) => {
+  const pool = runPool(runnable, turn.concurrency, async (call) => {
     if (checkpointFailure) return unrunOutcome(call);
     const early = eager?.claim(call);
     const outcome = await (early
@@ -102,7 +102,9 @@ export async function executeTurnTools(
       }
     }
     return outcome;
-  }).finally(() => eager?.discard());
+  });
+  // Only a turn with early starts has something to discard: no `finally` promise and turn otherwise.
+  const outcomes = await (eager ? pool.finally(() => eager.discard()) : pool);
   throwIfAborted(signal);
   if (checkpointFailure) throw checkpointFailure.error;
   if (state.pendingToolCalls.some((call) => call.approval === 'pending')) return 'interrupted';

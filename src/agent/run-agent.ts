@@ -1,6 +1,7 @@
 import type { SystemMessage } from '../api/types/chat.js';
 import { cancelledText, rejectionText, turnLimitText } from '../tools/model-texts.js';
 import type { ToolSet } from '../tools/tool.js';
+import { isPromiseLike } from '../tools/utils.js';
 import type { AgentCore, OutputSpec } from './agent-core.js';
 import { instrumentRun } from './agent-instrumentation.js';
 import { buildRequest, systemMessage } from './build-request.js';
@@ -144,7 +145,11 @@ async function loop(
         throwIfAborted(signal);
         const index = state.steps.length;
         emit?.({ type: 'start-step', step: index });
-        await options.hooks.onStepStart?.({ step: index, messages: state.messages, state });
+        // Awaited only when present, as every optional hook and check of this loop: an `await` of
+        // `undefined` still costs a microtask turn, and a tool run passes a dozen of them for nothing
+        // (bench/results/2026-11-26-floor.md).
+        const { hooks } = options;
+        if (hooks.onStepStart) await hooks.onStepStart({ step: index, messages: state.messages, state });
         if (options.resolveTools) await refreshTools(run, agent, index);
         turn = turnToolContext(run, agent, signal, emit, index);
         const params = buildRequest({
@@ -177,12 +182,13 @@ async function loop(
 
         // A message with function calls is a tool turn whatever its finish_reason says.
         if (state.pendingToolCalls.length === 0) {
-          await finishStep(run, options, emit, step);
+          const finished = finishStep(run, options, emit, step);
+          if (finished) await finished;
           const turnsLeft = state.turnLimit - state.turn;
           const checked = checkFinalOutput({ schema: agent.output?.schema, step, state, turnsLeft });
           if (checked === 'repair') continue;
           // The final answer's hooks: the input guardrails still running, then the output guardrails.
-          await input?.passed();
+          if (input) await input.passed();
           if (options.outputGuardrails.length > 0) {
             const args = {
               value: checked.output ?? step.text,
@@ -200,7 +206,8 @@ async function loop(
           settlePendingCalls(state, (call) =>
             unrunResult(call, 'turn-limit', turnLimitText(call.toolName, run.maxTurns)),
           );
-          await finishStep(run, options, emit, step);
+          const finished = finishStep(run, options, emit, step);
+          if (finished) await finished;
           const result = resultOf(run, agent, 'completed', undefined);
           throw new MaxTurnsExceededError({ maxTurns: run.maxTurns, result, state });
         }
@@ -214,8 +221,10 @@ async function loop(
         if (!resumed) emitFinishStep(emit, step);
         return finish(run, agent, emit, 'interrupted');
       }
-      await finishStep(run, options, emit, step);
-      if (await options.stopWhen({ steps: state.steps })) {
+      const finished = finishStep(run, options, emit, step);
+      if (finished) await finished;
+      const stop = options.stopWhen({ steps: state.steps });
+      if (isPromiseLike(stop) ? await stop : stop) {
         const requested = requestedHandoff(step, options.handoffs);
         if (requested === undefined) return finish(run, agent, emit, 'completed');
         // A handoff: the target takes charge of the same state (filtered history, shared turn budget).
@@ -276,9 +285,9 @@ async function runTools(
 ): Promise<'settled' | 'interrupted'> {
   const { state, durable } = run;
   // Tools wait for the input guardrails running alongside the first request.
-  await input?.passed();
+  if (input) await input.passed();
   // A durable run checkpoints the model's turn before any of its tools starts.
-  await durable?.beforeTools(state);
+  if (durable) await durable.beforeTools(state);
   const onToolFinished = durable && (() => durable.afterToolCall(state));
   // Tools that run agents (`agent.asTool`) find this run's events, usage and state through the scope.
   if (!toolSetNeedsScope(turn.toolSet)) return executeTurnTools(turn, state, eager, onToolFinished);
@@ -287,14 +296,16 @@ async function runTools(
   );
 }
 
-async function finishStep(
+/** Emits `finish-step` and runs the `onStepFinish` hook: a promise to await only when there is a hook. */
+function finishStep(
   run: RunAgentOptions,
   options: NormalizedAgentOptions,
   emit: RunAgentOptions['emit'],
   step: AgentStep,
-): Promise<void> {
+): Promise<void> | undefined {
   emitFinishStep(emit, step);
-  await options.hooks.onStepFinish?.({ step, state: run.state });
+  const { hooks } = options;
+  return hooks.onStepFinish ? Promise.resolve(hooks.onStepFinish({ step, state: run.state })) : undefined;
 }
 
 function emitFinishStep(emit: RunAgentOptions['emit'], step: AgentStep): void {

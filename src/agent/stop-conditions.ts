@@ -20,13 +20,31 @@ export function hasToolCall(toolName: string): StopCondition {
  * @default times 3
  */
 export function isRepeatedToolCall(times = 3): StopCondition {
+  // A call repeated in each of the last `times` steps is one of the last step's calls: each of those is
+  // looked for in the earlier steps of the window, by name first, then by the exact arguments text, and
+  // only then by canonical arguments. Checked after every tool turn, so no Set, slice or key is built
+  // for calls that cannot match (a different tool never needs its arguments parsed).
   return ({ steps }) => {
-    if (steps.length < times) return false;
-    const recent = steps.slice(-times).map((step) => new Set(step.toolCalls.map(callKey)));
-    const [first, ...rest] = recent;
-    if (!first) return false;
-    return [...first].some((key) => rest.every((keys) => keys.has(key)));
+    if (times < 1 || steps.length < times) return false;
+    const last = steps[steps.length - 1] as AgentStep;
+    const from = steps.length - times;
+    for (const call of last.toolCalls) {
+      let everywhere = true;
+      for (let index = from; index < steps.length - 1 && everywhere; index++) {
+        everywhere = hasSameCall(steps[index] as AgentStep, call);
+      }
+      if (everywhere) return true;
+    }
+    return false;
   };
+}
+
+function hasSameCall(step: AgentStep, call: RecordedCall): boolean {
+  for (const other of step.toolCalls) {
+    if (other.toolName !== call.toolName) continue;
+    if (other.arguments === call.arguments || callKey(other) === callKey(call)) return true;
+  }
+  return false;
 }
 
 /** True when any of the conditions holds (how `stopWhen: [a, b]` composes). */

@@ -55,17 +55,34 @@ class GuardedRun<T> implements WorkSignal {
   ): Promise<GuardedResult<T>> {
     return new Promise<GuardedResult<T>>((resolve) => {
       this.#resolve = resolve;
-      this.#timer = setTimeout(onTimeout, timeoutMs, this);
-      if (signal !== undefined) {
-        this.#callerSignal = signal;
-        this.#onCallerAbort = () => this.stop({ status: 'aborted', error: signal.reason });
-        addAbortListener(signal, this.#onCallerAbort);
-      }
       pending.then(
         (value) => this.#finish({ status: 'ok', value }),
         (error: unknown) => this.#finish({ status: 'error', error }),
       );
+      // The timer and the abort subscription are armed one microtask later, behind the reaction above:
+      // most tools are `async` functions that return without waiting for anything, so their promise is
+      // settled already and the reaction runs first; such a call then never creates, inserts and clears a
+      // timer nor subscribes to the signal (a setTimeout/clearTimeout pair per tool call was one of the
+      // larger costs of a tool turn, bench/results/2026-11-26-floor.md). Work that does wait gets its
+      // limit a microtask later, which no millisecond timeout can tell apart.
+      const abortedBefore = signal?.aborted === true;
+      queueMicrotask(() => this.#arm(timeoutMs, signal, abortedBefore));
     });
+  }
+
+  #arm(timeoutMs: number, signal: AbortSignal | undefined, abortedBefore: boolean): void {
+    if (this.#settled) return;
+    this.#timer = setTimeout(onTimeout, timeoutMs, this);
+    if (signal === undefined) return;
+    // An abort in the microtask just passed is one a listener subscribed at once would have heard; one
+    // from before `guard` (during the work's synchronous start) was not heard then either: kept so.
+    if (signal.aborted) {
+      if (!abortedBefore) this.stop({ status: 'aborted', error: signal.reason });
+      return;
+    }
+    this.#callerSignal = signal;
+    this.#onCallerAbort = () => this.stop({ status: 'aborted', error: signal.reason });
+    addAbortListener(signal, this.#onCallerAbort);
   }
 
   /** Ends the wait now; the work learns of it through its signal. Its late result is dropped. */

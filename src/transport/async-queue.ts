@@ -121,10 +121,11 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T, undefined> {
   /**
    * The next buffered value without a promise, `undefined` when none is buffered (then `next()` waits):
    * for a consumer that wraps this queue in its own iterator and would otherwise pay a second promise
-   * per value.
+   * per value. The value itself, not an iterator result: that consumer builds its own result anyway, and
+   * this runs once per stream chunk. Only for queues whose values are never `undefined`.
    */
-  poll(): IteratorYieldResult<T> | undefined {
-    return this.#head < this.#buffer.length ? { done: false, value: this.#take() } : undefined;
+  poll(): T | undefined {
+    return this.#head < this.#buffer.length ? this.#take() : undefined;
   }
 
   /** The next value; waits for one when none is buffered. */

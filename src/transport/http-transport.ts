@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AttemptGuard } from './attempt-guard.js';
 import { type BufferedResponse, BufferedResponseHandler } from './buffered-response-handler.js';
 import { defaultTransportOptions, type TransportOptions } from './client-options.js';
@@ -9,7 +9,16 @@ import { mapTransportError } from './map-transport-error.js';
 import { createRedactor, type Redact } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
 import { SseResponseHandler } from './sse-response-handler.js';
-import { buildURL, headerValue, lowerCaseKeys, toUndiciFormData } from './utils.js';
+import { buildURL, headerValue, loadOnce, lowerCaseKeys, toUndiciFormData } from './utils.js';
+
+/**
+ * undici, loaded by the first request instead of at import. Importing the package costs more CPU than
+ * the rest of the main entry together (a cold `import` of the main entry with zod cost more than `openai`
+ * with zod because of it, bench/results/2026-11-26-floor.md); CLI and serverless users pay that import
+ * before their first line runs. Node's own `fetch` loads its copy of undici lazily the same way. A
+ * process's first request pays it once; every later request reads the loaded module synchronously.
+ */
+const loadUndici = loadOnce(() => import('undici'));
 
 /**
  * Sends requests to the service over one keep-alive undici Agent: bearer auth, JSON or multipart bodies,
@@ -30,7 +39,10 @@ export class HttpTransport {
   /** Masks the key in everything a server sends back, before any of it reaches an error. */
   readonly #redact: Redact;
   readonly #defaultHeaders: Record<string, string>;
-  readonly #dispatcher: Dispatcher;
+  /** The user's dispatcher, or our own Agent once the first request has loaded undici. */
+  #dispatcher: Dispatcher | undefined;
+  /** undici's FormData class, once loaded: multipart bodies must be undici's own (see `toUndiciFormData`). */
+  #undici: typeof import('undici') | undefined;
   readonly #ownsDispatcher: boolean;
   /** `scheme://host:port` of the base URL, and its path prefix (no trailing `/`): parsed once, not per request. */
   readonly #origin: string;
@@ -47,8 +59,7 @@ export class HttpTransport {
     this.#redact = createRedactor(options.apiKey);
     this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders ?? {});
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+    this.#dispatcher = options.dispatcher;
     const base = new URL(this.baseURL);
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
@@ -77,7 +88,7 @@ export class HttpTransport {
 
   /** Closes the transport's own Agent and its sockets (a user-given dispatcher is left open). */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await this.#dispatcher?.close();
   }
 
   /** Key-free JSON view. */
@@ -91,6 +102,10 @@ export class HttpTransport {
 
   /** One attempt of a buffered request: the timeout bounds it whole, body included. */
   async #requestOnce<T>(req: HttpRequest): Promise<T> {
+    // Only the first request (and a multipart one before undici is loaded) waits here.
+    if (this.#dispatcher === undefined || (req.form !== undefined && this.#undici === undefined)) {
+      await this.#loadUndici();
+    }
     const handler = new BufferedResponseHandler();
     const guard = new AttemptGuard(req.timeout ?? this.timeout, req.signal);
     guard.arm((reason) => handler.abort(reason));
@@ -111,6 +126,9 @@ export class HttpTransport {
    * head, then the silence between reads of the body (an idle timeout, restarted by every read).
    */
   async #streamOnce(req: HttpRequest): Promise<SseResponse> {
+    if (this.#dispatcher === undefined || (req.form !== undefined && this.#undici === undefined)) {
+      await this.#loadUndici();
+    }
     const redact = this.#redact;
     const guard = new AttemptGuard(req.timeout ?? this.timeout, req.signal);
     const handler = new SseResponseHandler({
@@ -144,14 +162,22 @@ export class HttpTransport {
     }
   }
 
+  /** Loads undici and, unless the user gave a dispatcher, creates the transport's own keep-alive Agent. */
+  async #loadUndici(): Promise<void> {
+    const undici = await loadUndici();
+    this.#undici = undici;
+    this.#dispatcher ??= new undici.Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+  }
+
   #dispatch(req: HttpRequest, stream: boolean, handler: Dispatcher.DispatchHandler): void {
-    this.#dispatcher.dispatch(
+    // Both are set: `#requestOnce` and `#streamOnce` load undici before the first dispatch.
+    (this.#dispatcher as Dispatcher).dispatch(
       {
         origin: this.#origin,
         path: buildURL(this.#basePath, req.path, req.query),
         method: req.method,
         headers: this.#headers(req, stream),
-        body: encodeBody(req) ?? null,
+        body: encodeBody(req, this.#undici) ?? null,
       },
       handler,
     );
@@ -199,11 +225,14 @@ export class HttpTransport {
   }
 }
 
-function encodeBody(req: HttpRequest): string | ReturnType<typeof toUndiciFormData> | undefined {
+function encodeBody(
+  req: HttpRequest,
+  undici: typeof import('undici') | undefined,
+): string | ReturnType<typeof toUndiciFormData> | undefined {
   if (req.body !== undefined && req.form !== undefined) {
     throw new TypeError(`${req.method} ${req.path}: \`body\` and \`form\` are mutually exclusive`);
   }
-  if (req.form !== undefined) return toUndiciFormData(req.form);
+  if (req.form !== undefined) return toUndiciFormData(req.form, (undici as typeof import('undici')).FormData);
   return req.body === undefined ? undefined : JSON.stringify(req.body);
 }
 

@@ -1,4 +1,4 @@
-import { FormData as UndiciFormData } from 'undici';
+import type { FormData as UndiciFormData } from 'undici';
 import { APIUserAbortError } from './errors/api-error.js';
 
 /**
@@ -32,11 +32,11 @@ export function buildURL(
 /**
  * Copies a FormData (Node's global one or undici's) into the undici copy that `Dispatcher.dispatch`
  * can serialise; Node's global FormData comes from a different undici build and is refused by it.
- * Blob entries are referenced, not copied.
+ * Blob entries are referenced, not copied. The class is passed in because undici is loaded lazily.
  */
-export function toUndiciFormData(form: FormData): UndiciFormData {
-  if (form instanceof UndiciFormData) return form;
-  const copy = new UndiciFormData();
+export function toUndiciFormData(form: FormData, UndiciFormDataClass: typeof UndiciFormData): UndiciFormData {
+  if (form instanceof UndiciFormDataClass) return form;
+  const copy = new UndiciFormDataClass();
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') copy.append(name, value);
     else copy.append(name, value, value.name);

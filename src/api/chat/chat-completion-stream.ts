@@ -120,15 +120,18 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
       this.#resolve(this.accumulator.snapshot());
       return done;
     };
+    const onData = (data: string): IteratorResult<T> => {
+      try {
+        return { done: false, value: fold(this.#parse(data)) };
+      } catch (error) {
+        return stop(error);
+      }
+    };
     const onEvent = (step: IteratorResult<string, undefined>): IteratorResult<T> => {
       // abort() or return() while this read was pending.
       if (finished) return done;
       if (step.done) return end();
-      try {
-        return { done: false, value: fold(this.#parse(step.value)) };
-      } catch (error) {
-        return stop(error);
-      }
+      return onData(step.value);
     };
     const onBatch = (batch: string[] | undefined): IteratorResult<T> => {
       if (finished) return done;
@@ -151,10 +154,10 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
       foldMore === undefined
         ? (): Promise<IteratorResult<T>> => {
             // A buffered event is folded now: one promise per chunk, not a second one from then().
-            const step = events.poll();
-            if (step === undefined) return events.next().then(onEvent, stop);
+            const data = events.poll();
+            if (data === undefined) return events.next().then(onEvent, stop);
             try {
-              return Promise.resolve(onEvent(step));
+              return Promise.resolve(onData(data));
             } catch (error) {
               return Promise.reject(error);
             }

@@ -175,21 +175,27 @@ function sameData(value: unknown, copy: unknown, depth: number): boolean {
   if (value === copy) return true;
   if (typeof value !== 'object' || value === null || typeof copy !== 'object' || copy === null) return false;
   if (!isPlain(value) || depth > maxDepth) return false;
+  // Fields equal by `===` (strings, numbers, an unchanged nested object) are settled here without a
+  // call: most fields of a re-sent message are strings held by both sides, and this runs for every
+  // re-sent message on every turn.
   if (Array.isArray(copy)) {
     if (!Array.isArray(value) || value.length !== copy.length) return false;
     for (let index = 0; index < copy.length; index++) {
-      if (!sameData(value[index], copy[index], depth + 1)) return false;
+      const item = value[index];
+      const copied = copy[index];
+      if (item !== copied && !sameData(item, copied, depth + 1)) return false;
     }
     return true;
   }
   if (Array.isArray(value)) return false;
-  // Counted with for...in rather than Object.keys: this runs for every re-sent message on every turn.
+  // Counted with for...in rather than Object.keys: no array of keys per object.
   let keys = 0;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     if (!Object.hasOwn(copy, key)) return false;
-    if (!sameData((value as Record<string, unknown>)[key], (copy as Record<string, unknown>)[key], depth + 1))
-      return false;
+    const field = (value as Record<string, unknown>)[key];
+    const copied = (copy as Record<string, unknown>)[key];
+    if (field !== copied && !sameData(field, copied, depth + 1)) return false;
     keys++;
   }
   for (const _key in copy) keys--;
