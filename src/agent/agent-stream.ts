@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { EventEmitter } from 'eventemitter3';
 import { AsyncQueue } from '../transport/async-queue.js';
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 import { pipeSseToNode } from '../transport/sse/pipe-sse-to-node.js';
 import type { SseFrame } from '../transport/sse/sse-frame.js';
 import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';

@@ -1,5 +1,5 @@
 import type { SvcClient } from '../api/svc-client.js';
-import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
+import { ToolSuspendedError } from '../tools/errors.js';
 import { executeToolCall } from '../tools/execute-tool-call.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';

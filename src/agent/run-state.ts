@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../api/types/chat.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import { ToolCallLedger } from '../tools/tool-call-ledger.js';
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 import { ToolApprovalError } from './errors/tool-approval-error.js';
 import type { AgentStep, ToolApprovalItem } from './run-result.js';
 import { getRunStateJsonSchema, RUN_STATE_SCHEMA_VERSION, type RunStateJson } from './run-state-schema.js';

@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../tools/define-tool.js';
 import type { Tool } from '../tools/tool.js';
-import { McpConnectionError } from './errors/mcp-connection-error.js';
+import { McpConnectionError } from './errors.js';
 import type { McpCallResult } from './mcp-result-text.js';
 import type { McpHttpOptions, McpServerOptions } from './mcp-server-options.js';
 import { toAgentTools } from './to-agent-tools.js';

@@ -6,7 +6,7 @@ import { RunConflictError } from '../agent/errors/run-conflict-error.js';
 import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 import { createLimitsBackend } from './create-limits-backend.js';
 import { createEventBus, type EventBus } from './event-bus.js';
 import { fairPriority } from './fair-priority.js';

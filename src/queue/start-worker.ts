@@ -2,7 +2,7 @@ import type { Job, Worker } from 'bullmq';
 import type { Agent } from '../agent/agent.js';
 import type { Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors/run-conflict-error.js';
-import { APIError, RateLimitError } from '../transport/errors/api-error.js';
+import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
 import { createEventBus } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';

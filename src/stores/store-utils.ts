@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ListRunsOptions, RunRecord, RunRecordInput } from '../agent/durable/store.js';
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 
 /**
  * A full record from its writable fields, a version, its creation time and the id of the write (now is

@@ -1,7 +1,7 @@
 import type * as z4 from 'zod/v4/core';
 import type { ConvertedParameters } from './convert-parameters.js';
 import { describeValueType, formatIssuePath, isMissingKey } from './describe-value-type.js';
-import { InvalidToolArgumentsError, type ToolArgumentIssue } from './errors/invalid-tool-arguments-error.js';
+import { InvalidToolArgumentsError, type ToolArgumentIssue } from './errors.js';
 import type { ParseArgumentsResult } from './tool.js';
 import type { Zod3Schema } from './tool-parameters.js';
 import { validateJsonSchema } from './validate-json-schema.js';

@@ -1,4 +1,4 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from './format-tool-output.js';
 import { loadZod } from './load-module-sync.js';
 import { TOOL_CALL_STATUSES, type ToolCallOutcome } from './tool.js';

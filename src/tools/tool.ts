@@ -5,7 +5,7 @@ import type {
   ToolDefinition,
   WebSearchToolDefinition,
 } from '../api/types/chat.js';
-import type { InvalidToolArgumentsError } from './errors/invalid-tool-arguments-error.js';
+import type { InvalidToolArgumentsError } from './errors.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext<C = unknown> {

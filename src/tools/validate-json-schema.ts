@@ -1,5 +1,5 @@
 import { describeValueType, formatIssuePath } from './describe-value-type.js';
-import type { ToolArgumentIssue } from './errors/invalid-tool-arguments-error.js';
+import type { ToolArgumentIssue } from './errors.js';
 
 type Schema = Record<string, unknown>;
 

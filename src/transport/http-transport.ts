@@ -3,7 +3,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { AttemptGuard } from './attempt-guard.js';
 import { type BufferedResponse, BufferedResponseHandler } from './buffered-response-handler.js';
 import { defaultTransportOptions, type TransportOptions } from './client-options.js';
-import { createAPIError, InvalidResponseError } from './errors/api-error.js';
+import { createAPIError, InvalidResponseError } from './errors.js';
 import type { HttpRequest, SseResponse } from './http-request.js';
 import { mapTransportError } from './map-transport-error.js';
 import { createRedactor, type Redact } from './redact-secret.js';

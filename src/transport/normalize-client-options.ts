@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { type ClientOptions, defaultTransportOptions } from './client-options.js';
-import { ConfigurationError } from './errors/svc-error.js';
+import { ConfigurationError } from './errors.js';
 
 /** Checked client options with every default applied; pass it to `new HttpTransport(...)`. */
 export interface NormalizedClientOptions {

@@ -1,4 +1,4 @@
-import { APIError, APIUserAbortError } from './errors/api-error.js';
+import { APIError, APIUserAbortError } from './errors.js';
 import { computeRetryDelay } from './retry-timing.js';
 import { abortableDelay, loadOnce } from './utils.js';
 

@@ -1,5 +1,5 @@
 import { FormData as UndiciFormData } from 'undici';
-import { APIUserAbortError } from './errors/api-error.js';
+import { APIUserAbortError } from './errors.js';
 
 /**
  * `load` called on first use only, its promise shared by every later call: how optional and heavy modules

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolSet } from '../../src/tools/create-tool-set.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../src/tools/errors.js';
 import {
   DEFAULT_RETRIEVAL_PROMPT_TEMPLATE,
   DEFAULT_WEB_SEARCH_DESCRIPTION,

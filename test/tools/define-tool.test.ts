@@ -3,7 +3,7 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../src/tools/errors.js';
 import type { ToolParameters } from '../../src/tools/tool-parameters.js';
 import { thrownError } from '../helpers/validation-error-of.js';
 

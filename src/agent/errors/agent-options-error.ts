@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
 
 /** An `Agent` (or run) option breaks a rule; raised before any request. */
 export class AgentOptionsError extends SvcError {

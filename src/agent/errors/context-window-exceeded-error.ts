@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
 
 /**
  * The request cannot be made to fit the context window: what must stay (instructions, tool definitions,

@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
 import type { RunState } from '../run-state.js';
 import { defineHidden } from './attach-run-state.js';
 

@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
 
 /** A stored run changed under us: another process resumed or updated it first (optimistic concurrency). */
 export class RunConflictError extends SvcError {

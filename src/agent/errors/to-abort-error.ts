@@ -1,4 +1,4 @@
-import { APIUserAbortError } from '../../transport/errors/api-error.js';
+import { APIUserAbortError } from '../../transport/errors.js';
 
 /**
  * The signal of a run started without one (`agent.run()` with no `signal`): it never aborts. One shared

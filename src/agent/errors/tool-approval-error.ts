@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
 
 /** An approval decision about a call the run is not waiting for, or a rejected call (told to the model). */
 export class ToolApprovalError extends SvcError {

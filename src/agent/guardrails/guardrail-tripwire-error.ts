@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
 import { attachRunState } from '../errors/attach-run-state.js';
 import type { RunState } from '../run-state.js';
 

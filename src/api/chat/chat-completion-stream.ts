@@ -3,8 +3,8 @@ import {
   APIUserAbortError,
   createAPIError,
   InvalidResponseError,
-} from '../../transport/errors/api-error.js';
-import { SvcError } from '../../transport/errors/svc-error.js';
+  SvcError,
+} from '../../transport/errors.js';
 import type { SseResponse } from '../../transport/http-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
 import { ChatCompletionAccumulator } from './chat-completion-accumulator.js';

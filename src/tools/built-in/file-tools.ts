@@ -3,7 +3,7 @@ import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id
 import type { SvcClient } from '../../api/svc-client.js';
 import type { FileObject } from '../../api/types/files.js';
 import { defineTool } from '../define-tool.js';
-import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../errors.js';
 import { loadZod } from '../load-module-sync.js';
 import type { Tool } from '../tool.js';
 import { compact } from '../utils.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTools } from '../../../src/tools/built-in/file-tools.js';
-import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../../src/tools/errors.js';
 import { callTool, jsonOf, startToolService, type ToolService } from '../../helpers/start-tool-service.js';
 
 let service: ToolService;

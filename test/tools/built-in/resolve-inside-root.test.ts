@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PathOutsideRootError, resolveInsideRoot } from '../../../src/tools/built-in/resolve-inside-root.js';
+import { resolveInsideRoot } from '../../../src/tools/built-in/resolve-inside-root.js';
+import { PathOutsideRootError } from '../../../src/tools/errors.js';
 
 let base: string;
 let root: string;
