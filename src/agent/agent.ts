@@ -4,7 +4,7 @@ import type { SvcClient } from '../api/svc-client.js';
 import type { ChatCompletionCreateParams, ChatMessage } from '../api/types/chat.js';
 import type { Channel } from '../api/types/request-options.js';
 import type { Tool, ToolSet } from '../tools/tool.js';
-import { loadOnce } from '../transport/utils.js';
+import { loadOnce } from '../transport/load-module.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { instrumentRun } from './agent-instrumentation.js';
 import { registerAgentInternals } from './agent-internals.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ResponseFormat, UserMessage } from '../api/types/chat.js';
-import { loadModuleSync } from '../tools/load-module-sync.js';
+import { loadModuleSync } from '../transport/load-module.js';
 
 /** Models that accept `response_format: json_schema` (per the spec); others get `json_object` plus an instruction. */
 export const JSON_SCHEMA_MODELS: ReadonlySet<string> = new Set(['svc-3.5-flash', 'svc-3.5-flash-2603']);

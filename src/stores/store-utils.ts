@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ListRunsOptions, RunRecord, RunRecordInput } from '../agent/durable/store.js';
-import { SvcError } from '../transport/errors.js';
 
 /**
  * A full record from its writable fields, a version, its creation time and the id of the write (now is
@@ -54,13 +53,4 @@ export function createPruneOnWrite(
         running = false;
       });
   };
-}
-
-/** Loads an optional peer dependency, or says which package to install. */
-export async function loadOptional<T>(name: string, load: () => Promise<T>, feature: string): Promise<T> {
-  try {
-    return await load();
-  } catch (cause) {
-    throw new SvcError(`${feature} needs the optional package "${name}": npm install ${name}`, { cause });
-  }
 }

@@ -1,6 +1,6 @@
 import { SvcError } from '../transport/errors.js';
+import { loadZod } from '../transport/load-module.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from './format-tool-output.js';
-import { loadZod } from './load-module-sync.js';
 import { TOOL_CALL_STATUSES, type ToolCallOutcome } from './tool.js';
 
 /** A completed outcome as stored in a run's saved state. */

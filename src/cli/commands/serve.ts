@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
+import { loadOptional } from '../../transport/load-module.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { startChatServer } from '../../web/serve/start-chat-server.js';
 import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
@@ -106,9 +107,11 @@ async function loadAgentModule(path: string): Promise<ServeAgentFactory> {
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-    const { tsImport } = (await import('tsx/esm/api')) as {
-      tsImport: (url: string, parent: string) => Promise<unknown>;
-    };
+    const { tsImport } = await loadOptional(
+      'tsx',
+      () => import('tsx/esm/api') as Promise<{ tsImport: (url: string, parent: string) => Promise<unknown> }>,
+      `serve --agent ${path} (a TypeScript file)`,
+    );
     module = (await tsImport(url, import.meta.url)) as { default?: unknown };
   }
   const value = module.default;
