@@ -91,6 +91,7 @@ export type {
   ToolApprovalItem,
 } from './agent/run-result.js';
 export { type PendingToolCall, RunState, RunStateError } from './agent/run-state.js';
+export type { SseStreamOptions } from './agent/server-sse/sse-stream-options.js';
 export {
   allOf,
   anyOf,
@@ -282,4 +283,3 @@ export {
   UserError,
 } from './transport/errors.js';
 export type { RetryInfo } from './transport/send-with-retry.js';
-export type { SseStreamOptions } from './transport/sse/sse-stream-options.js';

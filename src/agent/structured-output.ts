@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatIssuePath } from '../api/schemas/format-issue-path.js';
 import type { ResponseFormat, UserMessage } from '../api/types/chat.js';
 import { loadModuleSync } from '../transport/load-module.js';
 
@@ -44,7 +45,7 @@ export function parseOutput<T>(schema: z.ZodType<T>, text: string): ParsedOutput
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    issues: result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    issues: result.error.issues.map((issue) => `${formatIssuePath(issue.path, '(root)')}: ${issue.message}`),
     cause: result.error,
   };
 }

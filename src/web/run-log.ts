@@ -1,7 +1,7 @@
 import { toAgentEventFrame } from '../agent/agent-event-json.js';
 import type { AgentStream } from '../agent/agent-stream.js';
 import type { RunResult } from '../agent/run-result.js';
-import type { SseFrame } from '../transport/sse/sse-frame.js';
+import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 
 /** Options of a `RunLog`. */
 export interface RunLogOptions {

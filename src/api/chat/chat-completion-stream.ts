@@ -17,6 +17,16 @@ export interface ChunkWithUpdates {
   updates: ChunkUpdate[];
 }
 
+let readUpdatesPerRead: (stream: ChatCompletionStream) => AsyncIterable<ChunkUpdate[]>;
+
+/**
+ * The updates of `stream.withUpdates()` without the chunks, gathered per network read (the agent's fast
+ * path in `call-model`). Internal: not on the package's entries, so it is no public method either.
+ */
+export function updatesPerRead(stream: ChatCompletionStream): AsyncIterable<ChunkUpdate[]> {
+  return readUpdatesPerRead(stream);
+}
+
 /**
  * A streamed chat completion: iterate it once for the chunks, and/or await `finalCompletion()` for the
  * accumulated `ChatCompletion` (it drains the stream itself when nobody iterates).
@@ -65,13 +75,17 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return { [Symbol.asyncIterator]: () => iterator };
   }
 
+  static {
+    readUpdatesPerRead = (stream) => stream.#updatesPerRead();
+  }
+
   /**
    * The updates of `withUpdates()` without the chunks, gathered per network read: each value holds the
    * updates of every chunk that arrived in one read, in order (one await per read, not per chunk). Counts
    * as the one iteration of this stream. A chunk that fails to parse ends the iteration after the updates
    * of the chunks before it.
    */
-  updatesPerRead(): AsyncIterable<ChunkUpdate[]> {
+  #updatesPerRead(): AsyncIterable<ChunkUpdate[]> {
     const accumulator = this.accumulator;
     const iterator = this.#iterate<ChunkUpdate[]>(
       (chunk) => accumulator.addWithUpdates(chunk),
