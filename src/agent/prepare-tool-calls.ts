@@ -1,7 +1,7 @@
 import type { SvcClient } from '../api/svc-client.js';
 import type { ToolCall } from '../api/types/chat.js';
-import { resolveNeedsApproval } from '../tools/resolve-needs-approval.js';
 import type { ParseArgumentsResult, ToolSet } from '../tools/tool.js';
+import { resolveNeedsApproval } from '../tools/tool.js';
 import type { AgentEvent } from './events.js';
 import type { PendingToolCall } from './run-state.js';
 

@@ -131,3 +131,15 @@ export interface ToolCallOutcome {
   /** True when the tool's `execute` was started (so running it again would run it twice). */
   executed: boolean;
 }
+
+/** Whether a call of `tool` with `args` must be approved by a human first; hosted tools never are. */
+export async function resolveNeedsApproval<Args, C>(
+  tool: AnyTool,
+  args: Args,
+  ctx: ToolContext<C>,
+): Promise<boolean> {
+  if (tool.kind !== 'function') return false;
+  const policy = tool.needsApproval;
+  if (typeof policy === 'function') return (await policy(args, ctx)) === true;
+  return policy === true;
+}

@@ -30,7 +30,7 @@ function expectPaired(messages: ChatMessage[]): void {
   expect(answered.sort()).toEqual([...callIds].sort());
 }
 
-describe('reused tool-call ids (defect 7)', () => {
+describe('reused tool-call ids', () => {
   for (const stream of [false, true]) {
     describe(`when a server numbers ids per turn (${stream ? 'streamed' : 'not streamed'})`, () => {
       it('should run the second call too, with its own result', async () => {

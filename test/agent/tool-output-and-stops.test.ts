@@ -22,7 +22,7 @@ function tool(
   return defineTool({ name, description: `Test tool ${name}`, parameters: z.object({}), execute, ...extra });
 }
 
-describe('tool output (defect 9)', () => {
+describe('tool output', () => {
   it('should cap a huge result at 100,000 characters with a marker, and keep it out of the saved state', async () => {
     // Words, not one repeated letter: the 100,000 characters kept must still fit the model's context window,
     // which the emulator enforces (one letter repeated counts about one token per two characters there).
@@ -73,7 +73,7 @@ describe('tool output (defect 9)', () => {
   });
 });
 
-describe('a tool stopped while it runs (defect 11)', () => {
+describe('a tool stopped while it runs', () => {
   for (const idempotent of [false, true]) {
     it(`should tell the model it may have taken effect (idempotent: ${idempotent})`, async () => {
       let sideEffects = 0;

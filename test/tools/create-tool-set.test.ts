@@ -8,8 +8,8 @@ import {
   DEFAULT_WEB_SEARCH_DESCRIPTION,
   hostedTools,
 } from '../../src/tools/hosted-tools.js';
-import { resolveNeedsApproval } from '../../src/tools/resolve-needs-approval.js';
 import type { AnyTool, ToolContext } from '../../src/tools/tool.js';
+import { resolveNeedsApproval } from '../../src/tools/tool.js';
 
 const weather = defineTool({
   name: 'get_weather',

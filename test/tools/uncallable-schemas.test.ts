@@ -20,7 +20,7 @@ function definitionError(parameters: unknown): Error {
   throw new Error('expected defineTool to refuse the schema');
 }
 
-describe('defineTool on schemas no call could pass (defect 12)', () => {
+describe('defineTool on schemas no call could pass', () => {
   it('should refuse z.date() and z.bigint() from zod/v3, naming the field', () => {
     expect(definitionError(z3.object({ when: z3.date() })).message).toMatch(
       /parameters\.when: z\.date\(\) from zod\/v3/,

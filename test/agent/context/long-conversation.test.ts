@@ -10,7 +10,7 @@ import type { ChatMessage } from '../../../src/api/types/chat.js';
 import { type Emulator, startEmulator } from '../../../src/emulator/index.js';
 import { defineTool } from '../../../src/tools/define-tool.js';
 
-// Acceptance of issue 15: a 200-turn conversation on the 8K model, tool results from a few tokens to
+// A context manager must carry a 200-turn conversation on the 8K model, tool results from a few tokens to
 // several times the window, on every strategy. The emulator answers 400 "Input too long" past the window.
 const MODEL = 'svc-1-8k';
 const TURNS = 200;

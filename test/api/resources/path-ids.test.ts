@@ -33,7 +33,7 @@ async function rejection(run: () => unknown): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-describe('path-segment ids (defect 6)', () => {
+describe('path-segment ids', () => {
   let setup: ApiTestSetup;
   let unvalidated: ApiTestSetup;
   beforeAll(async () => {

@@ -24,7 +24,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-describe('file sandbox (defect 10)', () => {
+describe('file sandbox', () => {
   describe('when a file inside the root is a hard link to one outside', () => {
     it('should refuse it unless the caller opts in', async () => {
       const refused = await callTool(fileTools(service.client, { root }), service.client, 'upload_file', {
