@@ -11,9 +11,9 @@ import { endToEndAudioModelIds, planModelId, type presetVoices } from '../../api
 import type { ContentPart } from '../../api/types/chat.js';
 import type { Channel } from '../../api/types/request-options.js';
 import { loadZod } from '../../transport/load-module.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { OptionSpec, ParsedArgs } from '../command.js';
 import { defaultChatModel, resolveInputFile } from '../commands/utils.js';
+import { CliUsageError } from '../errors.js';
 
 /** Model of `chat --audio-out` and `chat --audio` unless `--model` says otherwise: an end-to-end audio model. */
 export const defaultAudioModel = 'svc-audio-2';

@@ -2,9 +2,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Tool } from '../../tools/tool.js';
 import { MissingDependencyError } from '../../transport/errors.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
+import { CliUsageError } from '../errors.js';
 import { defaultChatModel } from './utils.js';
 
 /** `svc-agents mcp serve`: svc knowledge-base and file tools (and the user's own) as an MCP server. */

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
 import type { RateLimits } from '../../queue/rate-limits.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
+import { CliUsageError } from '../errors.js';
 import { backendOptions, openRunBackend } from './run-backend.js';
 
 /** `svc-agents worker`: runs queued agent runs until SIGTERM. */
