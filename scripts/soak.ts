@@ -9,7 +9,7 @@
 // test/agent/agent-run-soak.test.ts runs the agent part at CI size.
 import { SvcClient } from '../src/api/svc-client.js';
 import { startEmulator } from '../src/emulator/index.js';
-import { APIError } from '../src/transport/errors/api-error.js';
+import { APIError } from '../src/transport/errors.js';
 import { soakAgentRuns } from './soak-agent-runs.js';
 
 const total = Number(process.argv[2] ?? 76_800);

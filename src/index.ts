@@ -106,6 +106,7 @@ export type {
   ToolApprovalItem,
 } from './agent/run-result.js';
 export { type PendingToolCall, RunState } from './agent/run-state.js';
+export type { SseStreamOptions } from './agent/server-sse/sse-stream-options.js';
 export {
   allOf,
   anyOf,
@@ -121,11 +122,12 @@ export { ChatCompletionStream, type ChunkWithUpdates } from './api/chat/chat-com
 export type { ChunkUpdate } from './api/chat/chunk-update.js';
 export { contextWindowOf, defaultContextWindows } from './api/context-windows.js';
 export {
+  FileProcessingError,
+  PartInputError,
   type RequestValidationCode,
   RequestValidationError,
   type RequestValidationIssue,
-} from './api/errors/request-validation-error.js';
-export { FileProcessingError } from './api/files/file-processing-error.js';
+} from './api/errors.js';
 export { CursorPage } from './api/pagination/cursor-page.js';
 export { ListPage, ListPromise } from './api/pagination/list-promise.js';
 export { PagePromise } from './api/pagination/page-promise.js';
@@ -137,7 +139,6 @@ export {
   type ImageFormat,
 } from './api/parts/detect-media-format.js';
 export { type ImagePart, type ImagePartOptions, imagePart } from './api/parts/image-part.js';
-export { PartInputError } from './api/parts/part-input-error.js';
 export { type TextPart, textPart } from './api/parts/text-part.js';
 export { type VideoPart, videoPart } from './api/parts/video-part.js';
 export type { ChatCompletions } from './api/resources/chat-completions.js';
@@ -234,7 +235,6 @@ export {
   type KnowledgeBaseToolsOptions,
   knowledgeBaseTools,
 } from './tools/built-in/knowledge-base-tools.js';
-export { PathOutsideRootError } from './tools/built-in/resolve-inside-root.js';
 export {
   DEFAULT_SEARCH_MODEL,
   type KnowledgeBaseSearchResult,
@@ -247,16 +247,16 @@ export type { ToolSelection } from './tools/built-in/select-tools.js';
 export { type DefineToolOptions, defineTool } from './tools/define-tool.js';
 export {
   InvalidToolArgumentsError,
-  type ToolArgumentIssue,
-} from './tools/errors/invalid-tool-arguments-error.js';
-export {
   KnowledgeBaseNameError,
   type KnowledgeBaseNameProblem,
-} from './tools/errors/knowledge-base-name-error.js';
-export { NoSuchToolError } from './tools/errors/no-such-tool-error.js';
-export { ToolDefinitionError } from './tools/errors/tool-definition-error.js';
-export { ToolExecutionError } from './tools/errors/tool-execution-error.js';
-export { ToolTimeoutError } from './tools/errors/tool-timeout-error.js';
+  NoSuchToolError,
+  PathOutsideRootError,
+  type ToolArgumentIssue,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolOutputTypeError,
+  ToolTimeoutError,
+} from './tools/errors.js';
 export { hostedTools, type RetrievalToolOptions, type WebSearchToolOptions } from './tools/hosted-tools.js';
 export type {
   AnyTool,
@@ -284,14 +284,17 @@ export {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  ConfigurationError,
   ContentModerationError,
   InternalServerError,
-  // Hardening (issue 12): an unreadable 2xx answer, retryable
   InvalidResponseError,
+  MissingDependencyError,
+  ModelBehaviorError,
   NotFoundError,
   PaymentRequiredError,
   RateLimitError,
-} from './transport/errors/api-error.js';
-export { ConfigurationError, SvcError } from './transport/errors/svc-error.js';
+  RuntimeConditionError,
+  SvcError,
+  UserError,
+} from './transport/errors.js';
 export type { RetryInfo } from './transport/send-with-retry.js';
-export type { SseStreamOptions } from './transport/sse/sse-stream-options.js';

@@ -1,5 +1,5 @@
 import { defineTool } from '../tools/define-tool.js';
-import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
+import { ToolSuspendedError } from '../tools/errors.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
 import { currentRunScope, markScopedTool } from './run-scope.js';

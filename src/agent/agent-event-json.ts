@@ -1,6 +1,6 @@
 import { safeErrorMessage } from '../tools/safe-error-message.js';
-import type { SseFrame } from '../transport/sse/sse-frame.js';
 import type { AgentEvent } from './events.js';
+import type { SseFrame } from './server-sse/sse-frame.js';
 
 /** An error as it crosses the wire: name and message only (never the stack or `error.state`), secrets masked. */
 export interface SerializedError {

@@ -1,14 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { EventEmitter } from 'eventemitter3';
 import { AsyncQueue } from '../transport/async-queue.js';
-import { SvcError } from '../transport/errors/svc-error.js';
-import { pipeSseToNode } from '../transport/sse/pipe-sse-to-node.js';
-import type { SseFrame } from '../transport/sse/sse-frame.js';
-import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
-import { type SseSource, toSseResponse } from '../transport/sse/sse-writer.js';
+import { SvcError } from '../transport/errors.js';
 import { toAgentEventFrame } from './agent-event-json.js';
 import type { AgentEvent, AgentEventMap } from './events.js';
 import type { RunResult } from './run-result.js';
+import { pipeSseToNode } from './server-sse/pipe-sse-to-node.js';
+import type { SseFrame } from './server-sse/sse-frame.js';
+import type { SseStreamOptions } from './server-sse/sse-stream-options.js';
+import { type SseSource, toSseResponse } from './server-sse/sse-writer.js';
 
 /** What the stream hands to the run it drives. */
 export interface AgentStreamControls {

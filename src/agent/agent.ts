@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { Tool } from '../tools/tool.js';
-import { loadOnce } from '../transport/utils.js';
+import { loadOnce } from '../transport/load-module.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { AGENT_CORE, AgentCore } from './agent-core.js';
 import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';

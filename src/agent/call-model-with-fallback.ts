@@ -1,6 +1,6 @@
 import { modelSupportsRequest } from '../api/schemas/model-supports-request.js';
 import type { ChatCompletion } from '../api/types/chat.js';
-import { APIError, APITimeoutError, APIUserAbortError } from '../transport/errors/api-error.js';
+import { APIError, APITimeoutError, APIUserAbortError } from '../transport/errors.js';
 import { type CallModelOptions, callModel } from './call-model.js';
 import type { StepFallback } from './run-result.js';
 

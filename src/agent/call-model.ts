@@ -1,4 +1,4 @@
-import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
+import { ChatCompletionStream, updatesPerRead } from '../api/chat/chat-completion-stream.js';
 import type {
   ChatCompletion,
   ChatCompletionCreateParams,
@@ -73,7 +73,7 @@ async function foldStream(
 ): Promise<ChatCompletion> {
   const reportedHosted = new Set<number>();
   // One await per network read: the agent needs the updates only, and a read often holds several chunks.
-  for await (const updates of response.updatesPerRead()) {
+  for await (const updates of updatesPerRead(response)) {
     for (const update of updates) {
       // The agent works on choice 0 (it never asks for n > 1).
       if (update.choice !== 0) continue;

@@ -1,4 +1,4 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { ModelBehaviorError, RuntimeConditionError, UserError } from '../transport/errors.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 
@@ -7,7 +7,7 @@ import type { RunState } from './run-state.js';
 // (MaxTurnsExceededError, GuardrailTripwireError, ContextWindowExceededError, RunConflictError).
 
 /** An `Agent` (or run) option breaks a rule; raised before any request. */
-export class AgentOptionsError extends SvcError {
+export class AgentOptionsError extends UserError {
   /** The option concerned, e.g. `maxTurns`. */
   readonly field: string;
   /** The rule it breaks. */
@@ -21,7 +21,7 @@ export class AgentOptionsError extends SvcError {
 }
 
 /** An approval decision about a call the run is not waiting for, or a rejected call (told to the model). */
-export class ToolApprovalError extends SvcError {
+export class ToolApprovalError extends UserError {
   /** The call concerned. */
   readonly toolCallId: string;
 
@@ -32,10 +32,10 @@ export class ToolApprovalError extends SvcError {
 }
 
 /** A serialised run state that cannot be read back (unknown `$schemaVersion`, bad shape, tools the agent lacks). */
-export class RunStateError extends SvcError {}
+export class RunStateError extends UserError {}
 
 /** The final answer was not JSON matching the agent's `output` schema, even after one corrective turn. */
-export class OutputValidationError extends SvcError {
+export class OutputValidationError extends ModelBehaviorError {
   /** The model's raw answer text. */
   readonly text: string;
   /** What was wrong, one `path: message` line per problem. */
@@ -54,7 +54,7 @@ export class OutputValidationError extends SvcError {
 }
 
 /** The run made `maxTurns` model requests and the last answer still asked for tools. */
-export class MaxTurnsExceededError extends SvcError {
+export class MaxTurnsExceededError extends RuntimeConditionError {
   /** The turn limit that was hit. */
   readonly maxTurns: number;
   /** The partial result (non-enumerable, so logging the error stays small). */
@@ -74,7 +74,7 @@ export class MaxTurnsExceededError extends SvcError {
 }
 
 /** A guardrail's tripwire stopped the run; `info` is what the guardrail reported, `state` the run so far. */
-export class GuardrailTripwireError extends SvcError {
+export class GuardrailTripwireError extends RuntimeConditionError {
   /** Name of the guardrail that tripped. */
   readonly guardrail: string;
   /** Whether it checked the input or the final output. */
@@ -107,7 +107,7 @@ export class GuardrailTripwireError extends SvcError {
  * The request cannot be made to fit the context window: what must stay (instructions, tool definitions,
  * the current turn, with oversized tool results already cut) is over the budget by itself.
  */
-export class ContextWindowExceededError extends SvcError {
+export class ContextWindowExceededError extends RuntimeConditionError {
   /** Input tokens of what had to stay. */
   readonly tokens: number;
   /** Input tokens allowed. */
@@ -123,7 +123,7 @@ export class ContextWindowExceededError extends SvcError {
 }
 
 /** A stored run changed under us: another process resumed or updated it first (optimistic concurrency). */
-export class RunConflictError extends SvcError {
+export class RunConflictError extends RuntimeConditionError {
   /** The run concerned. */
   readonly runId: string;
   /** The version this process expected (`undefined` when creating). */

@@ -1,5 +1,5 @@
 import type { SvcClient } from '../api/svc-client.js';
-import { ToolSuspendedError } from '../tools/errors/tool-suspended-error.js';
+import { ToolSuspendedError } from '../tools/errors.js';
 import { executeScopedToolCall, type ToolCallScope } from '../tools/execute-tool-call.js';
 import { notStartedText, rejectionText } from '../tools/model-texts.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';

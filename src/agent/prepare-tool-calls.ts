@@ -1,6 +1,6 @@
 import type { ToolCall } from '../api/types/chat.js';
-import { resolveNeedsApproval } from '../tools/resolve-needs-approval.js';
 import type { ParseArgumentsResult, ToolSet } from '../tools/tool.js';
+import { resolveNeedsApproval } from '../tools/tool.js';
 import { toolCallIdempotencyKey } from '../tools/tool-call-context.js';
 import type { AgentEvent } from './events.js';
 import type { TurnToolContext } from './execute-turn-tools.js';

@@ -1,6 +1,6 @@
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import type { ChatCompletionCreateParams, Usage } from '../api/types/chat.js';
-import { APIError, RateLimitError } from '../transport/errors/api-error.js';
+import { APIError, RateLimitError } from '../transport/errors.js';
 import { parseRetryAfter } from '../transport/retry-timing.js';
 import type { RetryInfo } from '../transport/send-with-retry.js';
 import type { CreateChatCompletion } from './call-model.js';

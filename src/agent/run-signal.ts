@@ -1,4 +1,4 @@
-import { APIUserAbortError } from '../transport/errors/api-error.js';
+import { APIUserAbortError } from '../transport/errors.js';
 
 /**
  * A signal that never aborts, for the public fields that promise one (a guardrail's `signal`, an approval

@@ -1,3 +1,4 @@
+import { formatIssuePath } from '../api/schemas/format-issue-path.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../tools/format-tool-output.js';
 import { ToolCallLedger } from '../tools/tool-call-ledger.js';
@@ -177,7 +178,7 @@ export class RunState {
     const parsed = getRunStateJsonSchema().safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues.map(
-        (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+        (issue) => `${formatIssuePath(issue.path, '(root)')}: ${issue.message}`,
       );
       throw new RunStateError(`RunState.fromJSON: invalid state: ${issues.join('; ')}`);
     }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { formatIssuePath } from '../api/schemas/format-issue-path.js';
 import type { ResponseFormat } from '../api/types/chat.js';
-import { loadModuleSync } from '../tools/load-module-sync.js';
+import { loadModuleSync } from '../transport/load-module.js';
 
 /** Models that accept `response_format: json_schema` (per the spec); others get `json_object` plus an instruction. */
 export const JSON_SCHEMA_MODELS: ReadonlySet<string> = new Set(['svc-3.5-flash', 'svc-3.5-flash-2603']);
@@ -44,7 +45,7 @@ export function parseOutput<T>(schema: z.ZodType<T>, text: string): ParsedOutput
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    issues: result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    issues: result.error.issues.map((issue) => `${formatIssuePath(issue.path, '(root)')}: ${issue.message}`),
     cause: result.error,
   };
 }

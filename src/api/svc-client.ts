@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import type { ClientOptions } from '../transport/client-options.js';
 import { HttpTransport } from '../transport/http-transport.js';
-import { normalizeClientOptions } from '../transport/normalize-client-options.js';
 import { ChatCompletions } from './resources/chat-completions.js';
 import { Files } from './resources/files.js';
 import { Images } from './resources/images.js';
@@ -55,7 +54,7 @@ export class SvcClient {
   readonly validate: boolean;
 
   constructor({ validate = true, ...options }: SvcClientOptions = {}) {
-    this.transport = new HttpTransport(normalizeClientOptions(options));
+    this.transport = new HttpTransport(options);
     this.validate = validate;
     const context: ResourceContext = { transport: this.transport, validate };
     this.chat = { completions: new ChatCompletions(context) };

@@ -1,5 +1,5 @@
 import { createRedactor } from '../transport/redact-secret.js';
-import { CliUsageError } from './cli-usage-error.js';
+import { CliUsageError } from './errors.js';
 
 /** What the CLI prints for a failure, and the exit code it returns. */
 export interface FormattedCliError {

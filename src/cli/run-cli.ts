@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo, CommandContext, CommandSpec, ParsedArgs } from './command.js';
 import { commands } from './commands/registry.js';
+import { CliUsageError } from './errors.js';
 import { formatCliError } from './format-cli-error.js';
 import { commandHelp, commonOptions, describeCommand, overviewHelp } from './help-text.js';
 import { createStyle } from './ui/ansi.js';

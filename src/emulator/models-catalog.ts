@@ -8,9 +8,6 @@ export const NON_CHAT_MODELS = new Set(['svc-1x-medium', 'svc-tts-2', 'svc-tts-m
 /** End-to-end audio models that can answer with audio. */
 export const AUDIO_MODELS: ReadonlySet<string> = endToEndAudioModelIds;
 
-/** Voice-cloning models. */
-export const VOICE_MODELS = ['svc-tts-2', 'svc-tts-mini', 'svc-tts-vivid'];
-
 /** Owner of every model. */
 export const MODEL_OWNER = 'svc';
 /** Fixed creation time of listed models (deterministic listings). */

@@ -3,9 +3,8 @@ import type { RouteHandler } from './route-context.js';
 import { chatCompletions } from './routes/chat.js';
 import { deleteFile, fileContent, listFiles, retrieveFile, uploadFile } from './routes/files.js';
 import { generateImage } from './routes/images.js';
-import { countMessageTokens, createMessage } from './routes/messages.js';
+import { countMessageTokens, countTokens, createMessage } from './routes/messages.js';
 import { listModels, retrieveModel } from './routes/models.js';
-import { countTokens } from './routes/tokens.js';
 import {
   addStoreFiles,
   createStore,

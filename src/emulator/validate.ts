@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../api/errors/request-validation-error.js';
+import { RequestValidationError } from '../api/errors.js';
 import { validateChatCompletionParams } from '../api/schemas/chat-completion-params-validator.js';
 import { validateImageGenerateParams } from '../api/schemas/image-generate-params-schema.js';
 import { validateMessagesCountTokensParams } from '../api/schemas/messages-count-tokens-params-schema.js';

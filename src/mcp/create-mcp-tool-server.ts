@@ -1,14 +1,10 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { SvcClient } from '../api/svc-client.js';
 import { createToolSet } from '../tools/create-tool-set.js';
 import { executeToolCall } from '../tools/execute-tool-call.js';
 import type { Tool } from '../tools/tool.js';
+import { mcpSdk } from './mcp-sdk.js';
 
 /** Options of `createMcpToolServer`. */
 export interface McpToolServerOptions {
@@ -46,6 +42,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     version = '0.1.0',
     approvalTools = 'refuse',
   } = options;
+  const { Server, ListToolsRequestSchema, CallToolRequestSchema } = mcpSdk();
   const toolSet = createToolSet(tools);
   const server = new Server({ name, version }, { capabilities: { tools: {} } });
   const listed = tools.map((tool) => {

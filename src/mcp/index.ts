@@ -4,8 +4,7 @@
  */
 
 export { createMcpToolServer, type McpToolServerOptions } from './create-mcp-tool-server.js';
-export { McpConnectionError } from './errors/mcp-connection-error.js';
-export { McpToolCallError } from './errors/mcp-tool-call-error.js';
+export { McpConnectionError, McpToolCallError } from './errors.js';
 export { type McpCallResult, mcpResultText } from './mcp-result-text.js';
 export { connectMcpServer, McpServerConnection } from './mcp-server-connection.js';
 export type {

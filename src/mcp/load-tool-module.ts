@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ToolDefinitionError } from '../tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../tools/errors.js';
 import type { Tool } from '../tools/tool.js';
 
 /**

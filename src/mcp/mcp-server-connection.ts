@@ -1,16 +1,11 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../tools/define-tool.js';
 import type { Tool } from '../tools/tool.js';
-import { McpConnectionError } from './errors/mcp-connection-error.js';
+import { McpConnectionError } from './errors.js';
 import type { McpCallResult } from './mcp-result-text.js';
+import { mcpSdk } from './mcp-sdk.js';
 import type { McpHttpOptions, McpServerOptions } from './mcp-server-options.js';
 import { toAgentTools } from './to-agent-tools.js';
 
@@ -68,7 +63,9 @@ export class McpServerConnection {
 
   /** The child's process id (stdio only). */
   get pid(): number | undefined {
-    return this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
+    return this.#transport instanceof mcpSdk().StdioClientTransport
+      ? (this.#transport.pid ?? undefined)
+      : undefined;
   }
 
   /** Performs the MCP handshake and lists the tools; called by `connectMcpServer`. */
@@ -185,8 +182,8 @@ export class McpServerConnection {
     const options = this.#options;
     if ('command' in options) {
       await this.#start('stdio', () => {
-        const env = options.env ? { ...getDefaultEnvironment(), ...options.env } : undefined;
-        return new StdioClientTransport({
+        const env = options.env ? { ...mcpSdk().getDefaultEnvironment(), ...options.env } : undefined;
+        return new (mcpSdk().StdioClientTransport)({
           command: options.command,
           args: [...(options.args ?? [])],
           ...(env ? { env } : {}),
@@ -202,14 +199,14 @@ export class McpServerConnection {
       await this.#start('streamable-http', () => streamableTransport(options));
     } catch (error) {
       // A legacy server answers the Streamable HTTP `initialize` POST with 404 or 405.
-      const code = error instanceof StreamableHTTPError ? error.code : undefined;
+      const code = error instanceof mcpSdk().StreamableHTTPError ? error.code : undefined;
       if (mode !== 'auto' || code === undefined || code < 400 || code >= 500) throw this.#connectError(error);
       await this.#start('sse', () => sseTransport(options));
     }
   }
 
   async #start(kind: 'stdio' | 'streamable-http' | 'sse', createTransport: () => Transport): Promise<void> {
-    const client = new Client(clientInfo, {
+    const client = new (mcpSdk().Client)(clientInfo, {
       capabilities: {},
       listChanged: {
         tools: {
@@ -224,7 +221,7 @@ export class McpServerConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => {});
-      if (kind === 'streamable-http' && error instanceof StreamableHTTPError) throw error;
+      if (kind === 'streamable-http' && error instanceof mcpSdk().StreamableHTTPError) throw error;
       throw this.#connectError(error);
     }
     this.#client = client;
@@ -248,7 +245,7 @@ export class McpServerConnection {
     const transport = this.#transport;
     this.#client = undefined;
     this.#transport = undefined;
-    if (terminate && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+    if (terminate && transport instanceof mcpSdk().StreamableHTTPClientTransport && transport.sessionId) {
       await transport.terminateSession().catch(() => {});
     }
     await client?.close().catch(() => {});
@@ -265,7 +262,7 @@ export class McpServerConnection {
 }
 
 function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  return error instanceof mcpSdk().StreamableHTTPError && error.code === 404;
 }
 
 function requestInit(options: McpHttpOptions): { requestInit?: RequestInit } {
@@ -273,9 +270,9 @@ function requestInit(options: McpHttpOptions): { requestInit?: RequestInit } {
 }
 
 function streamableTransport(options: McpHttpOptions): Transport {
-  return new StreamableHTTPClientTransport(new URL(options.url), requestInit(options));
+  return new (mcpSdk().StreamableHTTPClientTransport)(new URL(options.url), requestInit(options));
 }
 
 function sseTransport(options: McpHttpOptions): Transport {
-  return new SSEClientTransport(new URL(options.url), requestInit(options));
+  return new (mcpSdk().SSEClientTransport)(new URL(options.url), requestInit(options));
 }

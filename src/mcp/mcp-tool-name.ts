@@ -1,5 +1,5 @@
 import { TOOL_NAME_PATTERN } from '../tools/define-tool.js';
-import { ToolDefinitionError } from '../tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../tools/errors.js';
 
 /** How MCP tool names become the names the model calls: a prefix for all, or a name per tool. */
 export interface McpToolNaming {

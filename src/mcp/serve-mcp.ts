@@ -2,8 +2,8 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { mcpSdk } from './mcp-sdk.js';
 
 /**
  * Serves an MCP server over stdio until the client closes stdin; only the protocol is written to `stdout`.
@@ -13,7 +13,7 @@ export async function serveMcpStdio(
   server: Server,
   io: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
 ): Promise<void> {
-  const transport = new StdioServerTransport(io.stdin as never, io.stdout as never);
+  const transport = new (mcpSdk().StdioServerTransport)(io.stdin as never, io.stdout as never);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     io.stdin.once('end', () => void server.close());
@@ -125,7 +125,7 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return reply(res, 400, 'no mcp-session-id: start with an initialize POST');
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new (mcpSdk().StreamableHTTPServerTransport)({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts,

@@ -1,9 +1,9 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool } from '../tools/define-tool.js';
-import { ToolDefinitionError } from '../tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../tools/errors.js';
 import type { NeedsApproval, Tool } from '../tools/tool.js';
 import type { JsonSchemaParameters } from '../tools/tool-parameters.js';
-import { McpToolCallError } from './errors/mcp-tool-call-error.js';
+import { McpToolCallError } from './errors.js';
 import { type McpCallResult, mcpResultText } from './mcp-result-text.js';
 import type { McpCommonOptions } from './mcp-server-options.js';
 import { mcpToolName } from './mcp-tool-name.js';

@@ -1,4 +1,4 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 
 /** Runs of one tenant ranked apart; deeper backlogs share the last rank (FIFO among them). */
 const RANKS = 1024;

@@ -1,5 +1,5 @@
 import type { Job, Queue, Worker } from 'bullmq';
-import { loadOptional } from '../stores/store-utils.js';
+import { loadOptional } from '../transport/load-module.js';
 import type { NormalizedConnection } from './queue-connection.js';
 
 /** What a queue job carries: the run to resume (its record is already in the store). */

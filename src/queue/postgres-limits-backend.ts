@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { quoteIdentifier } from '../stores/postgres-migrations.js';
-import { loadOptional } from '../stores/store-utils.js';
+import { loadOptional } from '../transport/load-module.js';
 import {
   emptyStatsRow,
   type LimitStatField,

@@ -1,6 +1,6 @@
 import type { RedisOptions } from 'ioredis';
 import type { PoolConfig } from 'pg';
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 
 /**
  * Where the queue lives: a Redis URL or ioredis options (BullMQ's Redis backend), or

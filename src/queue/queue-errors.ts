@@ -1,10 +1,10 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { RuntimeConditionError } from '../transport/errors.js';
 
 /**
  * The queue's backend (Redis or PostgreSQL) did not accept a job in time: nothing is lost, the run's
  * record is stored and enqueueing the same `runId` again (or the workers' stranded-run check) queues it.
  */
-export class QueueUnavailableError extends SvcError {
+export class QueueUnavailableError extends RuntimeConditionError {
   /** A connection problem: trying again later may succeed. */
   readonly transient = true;
   /** The run that was being queued. */
@@ -24,7 +24,7 @@ export class QueueUnavailableError extends SvcError {
 }
 
 /** A force-closed worker's run tried to write to the store: it is left to another worker instead. */
-export class WorkerClosedError extends SvcError {
+export class WorkerClosedError extends RuntimeConditionError {
   /** Not a connection problem: this worker is gone for good. */
   readonly transient = false;
 
@@ -37,7 +37,7 @@ export class WorkerClosedError extends SvcError {
  * A run was stopped (`queue.stop`): the abort reason of a running run, and the `error` text its stored
  * record ends with (status `failed`, the status the agent gives an aborted run).
  */
-export class RunStoppedError extends SvcError {
+export class RunStoppedError extends RuntimeConditionError {
   /** Not a connection problem: the run is over. */
   readonly transient = false;
   /** The reason given to `queue.stop`, if any. */

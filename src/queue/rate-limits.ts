@@ -1,4 +1,4 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { SvcError } from '../transport/errors.js';
 
 /** Requests and tokens one budget admits per window. */
 export interface Budget {

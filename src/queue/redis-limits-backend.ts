@@ -1,5 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import { loadOptional } from '../stores/store-utils.js';
+import { loadOptional } from '../transport/load-module.js';
 import {
   emptyStatsRow,
   type LimitStatField,

@@ -9,13 +9,14 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { loadOptional } from '../transport/load-module.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
 import { createPostgresSignals } from './postgres-signals.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
-import { createPruneOnWrite, loadOptional, stampRecord, writeIdOf } from './store-utils.js';
+import { createPruneOnWrite, stampRecord, writeIdOf } from './store-utils.js';
 import { checkStoredRun, isFinished, skippedRunWarning } from './stored-run.js';
 
 /** Options of `postgresStore`: a connection string or pool config (the store owns that pool), or your own pool. */

@@ -11,13 +11,14 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { loadOptional } from '../transport/load-module.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
 import { createRedisSharedState } from './redis-shared-state.js';
 import { createRedisSignals } from './redis-signals.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
-import { loadOptional, stampRecord, writeIdOf } from './store-utils.js';
+import { stampRecord, writeIdOf } from './store-utils.js';
 import { checkStoredRun, isFinished, parseStoredRun, skippedRunWarning } from './stored-run.js';
 
 /** Options of `redisStore`: a URL or ioredis options (the store owns that client), or your own client. */

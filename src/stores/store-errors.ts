@@ -1,4 +1,4 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { RuntimeConditionError, UserError } from '../transport/errors.js';
 
 // A connection string in a driver's message keeps its host and drops any user:password.
 function describeCause(cause: unknown): string {
@@ -13,7 +13,7 @@ function describeCause(cause: unknown): string {
  * closed pool): transient, so a run is retried from its last checkpoint. The driver's error is the `cause`.
  * A write that failed this way may still have been applied; `updateRun` with the same `writeId` tells.
  */
-export class StoreUnavailableError extends SvcError {
+export class StoreUnavailableError extends RuntimeConditionError {
   /** Always true: retrying later may succeed. */
   readonly transient = true;
   /** The store, e.g. `redisStore`. */
@@ -32,7 +32,7 @@ export class StoreUnavailableError extends SvcError {
 }
 
 /** The store was closed with `close()`: it refuses every further operation and never reconnects. */
-export class StoreClosedError extends SvcError {
+export class StoreClosedError extends RuntimeConditionError {
   /** Not transient: a closed store stays closed. */
   readonly transient = false;
   /** The store, e.g. `postgresStore`. */
@@ -48,7 +48,7 @@ export class StoreClosedError extends SvcError {
 }
 
 /** A stored run cannot be read: truncated JSON, a missing field, a Redis hash without `version`. */
-export class StoredRunInvalidError extends SvcError {
+export class StoredRunInvalidError extends RuntimeConditionError {
   /** The run id. */
   readonly runId: string;
   /** Where it is stored: a Redis key, a file path, a PostgreSQL table. */
@@ -68,7 +68,7 @@ export class StoredRunInvalidError extends SvcError {
  * A store operation was called with a bad argument (the caller's mistake, refused before any network call):
  * names the operation, the field and the rule it breaks.
  */
-export class StoreInputError extends SvcError {
+export class StoreInputError extends UserError {
   /** Not transient: the same call fails the same way. */
   readonly transient = false;
   /** The operation refused, e.g. `appendRunEvents`. */

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../transport/errors/svc-error.js';
+import { ConfigurationError } from '../transport/errors.js';
 
 /** Options every bundled store takes. */
 export interface StoreOptions {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ListRunsOptions, RunRecord, RunRecordInput } from '../agent/durable/store.js';
-import { SvcError } from '../transport/errors/svc-error.js';
 
 /**
  * A full record from its writable fields, a version, its creation time and the id of the write (now is
@@ -54,15 +53,6 @@ export function createPruneOnWrite(
         running = false;
       });
   };
-}
-
-/** Loads an optional peer dependency, or says which package to install. */
-export async function loadOptional<T>(name: string, load: () => Promise<T>, feature: string): Promise<T> {
-  try {
-    return await load();
-  } catch (cause) {
-    throw new SvcError(`${feature} needs the optional package "${name}": npm install ${name}`, { cause });
-  }
 }
 
 /** The index range `[start, end)` of the events `readRunEvents(afterId, limit)` answers from a log of `length`. */

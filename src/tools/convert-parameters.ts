@@ -1,8 +1,8 @@
 import type * as z4 from 'zod/v4/core';
 import type { FunctionParameters } from '../api/types/chat.js';
-import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import { loadModuleSync } from '../transport/load-module.js';
+import { ToolDefinitionError } from './errors.js';
 import { findUncallableSchema } from './find-uncallable-schema.js';
-import { loadModuleSync } from './load-module-sync.js';
 import { detectParametersKind, type ParametersKind } from './tool-parameters.js';
 
 /** A tool's parameters as wire JSON Schema, plus the family they came from. */

@@ -1,7 +1,8 @@
 import type * as z4 from 'zod/v4/core';
+import { formatIssuePath } from '../api/schemas/format-issue-path.js';
 import type { ConvertedParameters } from './convert-parameters.js';
-import { describeValueType, formatIssuePath, isMissingKey } from './describe-value-type.js';
-import { InvalidToolArgumentsError, type ToolArgumentIssue } from './errors/invalid-tool-arguments-error.js';
+import { describeValueType, isMissingKey } from './describe-value-type.js';
+import { InvalidToolArgumentsError, type ToolArgumentIssue } from './errors.js';
 import type { ParseArgumentsResult } from './tool.js';
 import type { Zod3Schema } from './tool-parameters.js';
 import { validateJsonSchema } from './validate-json-schema.js';
@@ -74,7 +75,7 @@ function createValidator(
         return {
           ok: false,
           issues: result.error.issues.map((issue) => {
-            const path = formatIssuePath(issue.path);
+            const path = formatIssuePath(issue.path, '');
             if (isMissingKey(value, issue.path)) return { path, message: 'required' };
             if (issue.code === 'invalid_type') {
               return { path, message: `expected ${String(issue.expected)}, got ${String(issue.received)}` };
@@ -101,7 +102,7 @@ type StandardResult = { value: unknown; issues?: undefined } | { issues: readonl
 const asyncSchemaMessage = 'Encountered Promise during synchronous parse. Use .parseAsync() instead.';
 
 function fromZod4Issue(issue: z4.$ZodIssue, root: unknown): ToolArgumentIssue {
-  const path = formatIssuePath(issue.path);
+  const path = formatIssuePath(issue.path, '');
   if (isMissingKey(root, issue.path)) return { path, message: 'required' };
   if (issue.code === 'invalid_type') {
     // An invalid_type issue's path leads to the offending value itself.

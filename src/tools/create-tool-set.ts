@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../api/types/chat.js';
-import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import { ToolDefinitionError } from './errors.js';
 import type { AnyTool, HostedTool, Tool, ToolSet } from './tool.js';
 
 /** Name a tool occupies in the request's `tools` (hosted web search has none, so it uses its type). */

@@ -1,6 +1,6 @@
 import { convertParameters } from './convert-parameters.js';
 import { createArgumentsParser } from './create-arguments-parser.js';
-import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import { ToolDefinitionError } from './errors.js';
 import type { DocumentSource, NeedsApproval, Tool, ToolContext } from './tool.js';
 import type { InferToolArgs, JsonSchemaParameters, ToolParameters } from './tool-parameters.js';
 

@@ -6,16 +6,6 @@ export function describeValueType(value: unknown): string {
   return typeof value;
 }
 
-/** Formats an issue path like `items[0].name`; the root is the empty string. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let text = '';
-  for (const key of path) {
-    if (typeof key === 'number') text += `[${key}]`;
-    else text += text ? `.${String(key)}` : String(key);
-  }
-  return text;
-}
-
 /** True when `path` names a key that is absent from an object found along `root`. */
 export function isMissingKey(root: unknown, path: readonly PropertyKey[]): boolean {
   if (path.length === 0) return false;

@@ -1,9 +1,6 @@
 import type { SvcClient } from '../api/svc-client.js';
 import type { ToolCall } from '../api/types/chat.js';
-import { NoSuchToolError } from './errors/no-such-tool-error.js';
-import { ToolExecutionError } from './errors/tool-execution-error.js';
-import { ToolSuspendedError } from './errors/tool-suspended-error.js';
-import { ToolTimeoutError } from './errors/tool-timeout-error.js';
+import { NoSuchToolError, ToolExecutionError, ToolSuspendedError, ToolTimeoutError } from './errors.js';
 import { formatToolOutput } from './format-tool-output.js';
 import { cancelledText, timedOutText } from './model-texts.js';
 import { runWithTimeout } from './run-with-timeout.js';

@@ -1,15 +1,7 @@
+import { ToolOutputTypeError } from './errors.js';
+
 /** Default cap on a tool message, in characters (agent `maxToolOutputChars`, tool `maxOutputChars`). */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
-
-/** A tool returned a value the model cannot be shown (a function or a symbol). */
-export class ToolOutputTypeError extends TypeError {
-  constructor(kind: string, where: string) {
-    super(
-      `returned a ${kind} at ${where}; a tool must return text or JSON-compatible data (objects, arrays, numbers, Map, Set, Date, Error, BigInt)`,
-    );
-    this.name = 'ToolOutputTypeError';
-  }
-}
 
 /**
  * Turns a tool's return value into `tool` message text: strings as is, `undefined` as '', anything else as

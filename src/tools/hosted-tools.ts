@@ -1,5 +1,5 @@
 import { TOOL_NAME_PATTERN } from './define-tool.js';
-import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import { ToolDefinitionError } from './errors.js';
 import type { HostedTool } from './tool.js';
 
 /** Retrieval prompt template used when none is given; the service fills `{{knowledge}}` and `{{query}}`. */

@@ -1,6 +1,7 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { formatIssuePath } from '../api/schemas/format-issue-path.js';
+import { SvcError } from '../transport/errors.js';
+import { loadZod } from '../transport/load-module.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from './format-tool-output.js';
-import { loadZod } from './load-module-sync.js';
 import { TOOL_CALL_STATUSES, type ToolCallOutcome } from './tool.js';
 
 /** A completed outcome as stored in a run's saved state. */
@@ -123,7 +124,7 @@ export class ToolCallLedger {
     const parsed = ledgerSchema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const where = issue?.path.join('.') || '(root)';
+      const where = formatIssuePath(issue?.path ?? [], '(root)');
       throw new SvcError(`Invalid tool-call ledger: ${where}: ${issue?.message ?? 'unknown shape'}`);
     }
     const ledger = new ToolCallLedger();

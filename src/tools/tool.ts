@@ -5,7 +5,7 @@ import type {
   ToolDefinition,
   WebSearchToolDefinition,
 } from '../api/types/chat.js';
-import type { InvalidToolArgumentsError } from './errors/invalid-tool-arguments-error.js';
+import type { InvalidToolArgumentsError } from './errors.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext<C = unknown> {
@@ -130,4 +130,16 @@ export interface ToolCallOutcome {
   error?: Error;
   /** True when the tool's `execute` was started (so running it again would run it twice). */
   executed: boolean;
+}
+
+/** Whether a call of `tool` with `args` must be approved by a human first; hosted tools never are. */
+export async function resolveNeedsApproval<Args, C>(
+  tool: AnyTool,
+  args: Args,
+  ctx: ToolContext<C>,
+): Promise<boolean> {
+  if (tool.kind !== 'function') return false;
+  const policy = tool.needsApproval;
+  if (typeof policy === 'function') return (await policy(args, ctx)) === true;
+  return policy === true;
 }

@@ -1,5 +1,6 @@
-import { describeValueType, formatIssuePath } from './describe-value-type.js';
-import type { ToolArgumentIssue } from './errors/invalid-tool-arguments-error.js';
+import { formatIssuePath } from '../api/schemas/format-issue-path.js';
+import { describeValueType } from './describe-value-type.js';
+import type { ToolArgumentIssue } from './errors.js';
 
 type Schema = Record<string, unknown>;
 
@@ -13,7 +14,7 @@ export function validateJsonSchema(
   value: unknown,
   path: PropertyKey[] = [],
 ): ToolArgumentIssue[] {
-  const at = formatIssuePath(path);
+  const at = formatIssuePath(path, '');
   if (value === null && schema.nullable === true) return [];
   const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(union) && union.length > 0) {
@@ -38,13 +39,13 @@ export function validateJsonSchema(
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     for (const key of Array.isArray(schema.required) ? (schema.required as string[]) : []) {
       if (!Object.hasOwn(record, key))
-        issues.push({ path: formatIssuePath([...path, key]), message: 'required' });
+        issues.push({ path: formatIssuePath([...path, key], ''), message: 'required' });
     }
     for (const [key, item] of Object.entries(record)) {
       const propertySchema = properties[key];
       if (propertySchema) issues.push(...validateJsonSchema(propertySchema, item, [...path, key]));
       else if (schema.additionalProperties === false) {
-        issues.push({ path: formatIssuePath([...path, key]), message: 'unknown property' });
+        issues.push({ path: formatIssuePath([...path, key], ''), message: 'unknown property' });
       }
     }
   }

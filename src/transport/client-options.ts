@@ -22,26 +22,16 @@ export interface ClientOptions {
   dispatcher?: Dispatcher | undefined;
 }
 
-/** {@link ClientOptions} after defaults and checks; the input of `new HttpTransport(...)`. */
-export interface TransportOptions {
-  /** API key; kept in a private field by the transport. */
-  apiKey: string;
-  /** Service root without trailing `/` or `/v1`. */
-  baseURL: string;
-  /** Time limit of each attempt in ms (for streams: of the head, then of each silence between reads). @default 60_000 */
-  timeout?: number | undefined;
-  /** Largest single stream event, in bytes. @default 32 MiB */
-  maxStreamEventBytes?: number | undefined;
-  /** Retries after the first attempt. @default 2 */
-  maxRetries?: number | undefined;
-  /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string> | undefined;
-  /** A dispatcher to use instead of the transport's own Agent (the transport will not close it). */
-  dispatcher?: Dispatcher | undefined;
-}
-
-/** The defaults of {@link ClientOptions}. */
-export const defaultTransportOptions = {
+/** The defaults of {@link ClientOptions}, applied once, by `normalizeClientOptions`. */
+export const defaultClientOptions = {
   timeout: 60_000,
   maxRetries: 2,
 } as const;
+
+/**
+ * {@link ClientOptions} after checks, with every default applied and `baseURL` reduced to the service
+ * root (no trailing `/` or `/v1`): what `normalizeClientOptions` answers and the transport keeps.
+ */
+export type NormalizedClientOptions = {
+  [K in 'apiKey' | 'baseURL' | 'timeout' | 'maxRetries' | 'defaultHeaders']-?: NonNullable<ClientOptions[K]>;
+} & { [K in 'dispatcher' | 'maxStreamEventBytes']?: NonNullable<ClientOptions[K]> };

@@ -2,14 +2,16 @@ import { inspect } from 'node:util';
 import type { Dispatcher } from 'undici';
 import { AttemptGuard } from './attempt-guard.js';
 import { type BufferedResponse, BufferedResponseHandler } from './buffered-response-handler.js';
-import { defaultTransportOptions, type TransportOptions } from './client-options.js';
-import { createAPIError, InvalidResponseError } from './errors/api-error.js';
+import type { ClientOptions } from './client-options.js';
+import { createAPIError, InvalidResponseError } from './errors.js';
 import type { HttpRequest, SseResponse } from './http-request.js';
+import { loadOnce } from './load-module.js';
 import { mapTransportError } from './map-transport-error.js';
+import { normalizeClientOptions } from './normalize-client-options.js';
 import { createRedactor, type Redact } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
 import { SseResponseHandler } from './sse-response-handler.js';
-import { buildURL, headerValue, loadOnce, lowerCaseKeys, toUndiciFormData } from './utils.js';
+import { buildURL, headerValue, lowerCaseKeys, toUndiciFormData } from './utils.js';
 
 /**
  * undici, loaded by the first request instead of at import. Importing the package costs more CPU than
@@ -50,19 +52,20 @@ export class HttpTransport {
   /** The headers of requests that add none of their own, built once per kind (see `#headers`). */
   readonly #sharedHeaders = new Map<string, Record<string, string>>();
 
-  constructor(options: TransportOptions) {
-    this.baseURL = options.baseURL.replace(/\/+$/, '');
-    this.timeout = options.timeout ?? defaultTransportOptions.timeout;
-    this.maxRetries = options.maxRetries ?? defaultTransportOptions.maxRetries;
+  /** Checks `options` and applies their defaults (`normalizeClientOptions`); `SvcClient` builds one for you. */
+  constructor(clientOptions: ClientOptions = {}) {
+    const options = normalizeClientOptions(clientOptions);
+    this.baseURL = options.baseURL;
+    this.timeout = options.timeout;
+    this.maxRetries = options.maxRetries;
     this.maxStreamEventBytes = options.maxStreamEventBytes;
     this.#apiKey = options.apiKey;
     this.#redact = createRedactor(options.apiKey);
-    this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders ?? {});
+    this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher;
-    const base = new URL(this.baseURL);
-    this.#origin = base.origin;
-    this.#basePath = base.pathname.replace(/\/+$/, '');
+    this.#origin = new URL(this.baseURL).origin;
+    this.#basePath = this.baseURL.slice(this.#origin.length);
   }
 
   /** Sends `req` (retrying per the rules) and returns the parsed JSON body (or text with `responseType: 'text'`). */

@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from './errors/api-error.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from './errors.js';
 import type { Redact } from './redact-secret.js';
 
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);

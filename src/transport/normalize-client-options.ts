@@ -1,17 +1,5 @@
-import type { Dispatcher } from 'undici';
-import { type ClientOptions, defaultTransportOptions } from './client-options.js';
-import { ConfigurationError } from './errors/svc-error.js';
-
-/** Checked client options with every default applied; pass it to `new HttpTransport(...)`. */
-export interface NormalizedClientOptions {
-  apiKey: string;
-  baseURL: string;
-  timeout: number;
-  maxRetries: number;
-  defaultHeaders: Record<string, string>;
-  dispatcher?: Dispatcher;
-  maxStreamEventBytes?: number;
-}
+import { type ClientOptions, defaultClientOptions, type NormalizedClientOptions } from './client-options.js';
+import { ConfigurationError } from './errors.js';
 
 /**
  * Checks client options once and fills the defaults: `apiKey` from `SVC_API_KEY`, `baseURL` from `SVC_BASE_URL`
@@ -25,8 +13,8 @@ export function normalizeClientOptions(
   const {
     apiKey = env.SVC_API_KEY,
     baseURL = env.SVC_BASE_URL,
-    timeout = defaultTransportOptions.timeout,
-    maxRetries = defaultTransportOptions.maxRetries,
+    timeout = defaultClientOptions.timeout,
+    maxRetries = defaultClientOptions.maxRetries,
     defaultHeaders = {},
     dispatcher,
     maxStreamEventBytes,

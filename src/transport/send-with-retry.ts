@@ -1,9 +1,6 @@
-import { APIError, APIUserAbortError } from './errors/api-error.js';
+import { APIError, APIUserAbortError } from './errors.js';
 import { computeRetryDelay } from './retry-timing.js';
-import { abortableDelay, loadOnce } from './utils.js';
-
-// p-retry is loaded on the first retry, not when svc-agents is imported: a cold import stays cheap.
-const loadPRetry = loadOnce(() => import('p-retry'));
+import { abortableDelay } from './utils.js';
 
 /** A retry about to happen, as `onRetry` hears of it. */
 export interface RetryInfo {
@@ -24,45 +21,28 @@ export interface SendWithRetryOptions {
 
 /**
  * Runs `attempt` until it succeeds, retrying only errors whose `isRetryable` holds (connection errors,
- * timeouts, 408, 409, 429, 5xx) at most `maxRetries` times. Waits between attempts follow
- * {@link computeRetryDelay} (server `Retry-After` first) and end at once, with {@link APIUserAbortError},
- * when `signal` aborts. The first attempt runs directly; only a retryable failure loads and enters p-retry.
+ * timeouts, 408, 409, 429, 5xx) at most `maxRetries` times: one plain loop, attempts numbered from 1.
+ * Waits between attempts follow {@link computeRetryDelay} (server `Retry-After` first) and end at once,
+ * with {@link APIUserAbortError}, when `signal` aborts. An abort is never retried.
  */
-export function sendWithRetry<T>(
+export async function sendWithRetry<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   { maxRetries, signal, onRetry }: SendWithRetryOptions,
 ): Promise<T> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
-  return attempt(1).catch((error: unknown) => {
-    if (maxRetries <= 0 || !isRetryable(error)) throw error;
-    return retryAfterFirstFailure(error, attempt, { maxRetries, signal, onRetry });
-  });
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+    try {
+      return await attempt(attemptNumber);
+    } catch (error) {
+      const retriesUsed = attemptNumber - 1;
+      if (retriesUsed >= maxRetries || !isRetryable(error)) throw error;
+      const delayMs = computeRetryDelay({ retryIndex: retriesUsed, headers: error.headers });
+      onRetry?.({ attempt: attemptNumber + 1, error, delayMs });
+      await abortableDelay(delayMs, signal);
+    }
+  }
 }
 
 function isRetryable(error: unknown): error is APIError {
   return error instanceof APIError && error.isRetryable;
-}
-
-async function retryAfterFirstFailure<T>(
-  first: APIError,
-  attempt: (attemptNumber: number) => Promise<T>,
-  { maxRetries, signal, onRetry }: SendWithRetryOptions,
-): Promise<T> {
-  const firstDelay = computeRetryDelay({ retryIndex: 0, headers: first.headers });
-  onRetry?.({ attempt: 2, error: first, delayMs: firstDelay });
-  await abortableDelay(firstDelay, signal);
-  const { default: pRetry } = await loadPRetry();
-  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-  return pRetry((attemptNumber) => attempt(attemptNumber + 1), {
-    retries: maxRetries - 1,
-    // p-retry's own wait is off: ours honours Retry-After and is abortable with our error type.
-    minTimeout: 0,
-    shouldRetry: async ({ error, retriesConsumed }) => {
-      if (!isRetryable(error)) return false;
-      const delayMs = computeRetryDelay({ retryIndex: retriesConsumed + 1, headers: error.headers });
-      onRetry?.({ attempt: retriesConsumed + 3, error, delayMs });
-      await abortableDelay(delayMs, signal);
-      return true;
-    },
-  });
 }

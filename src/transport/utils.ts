@@ -1,17 +1,5 @@
 import type { FormData as UndiciFormData } from 'undici';
-import { APIUserAbortError } from './errors/api-error.js';
-
-/**
- * `load` called on first use only, its promise shared by every later call: how optional and heavy modules
- * (p-retry, the run loop, the tokenizer, OpenTelemetry) load on first need instead of at import.
- */
-export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () => {
-    loading ??= load();
-    return loading;
-  };
-}
+import { APIUserAbortError } from './errors.js';
 
 /** Joins the base path, a versioned path and the query (leaving out `undefined` values) into one URL path. */
 export function buildURL(

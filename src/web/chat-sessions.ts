@@ -1,7 +1,7 @@
 import { RunState } from '../agent/run-state.js';
 import type { RunStateJson } from '../agent/run-state-schema.js';
+import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import type { SseFrame } from '../transport/sse/sse-frame.js';
 import { type ApprovalDecision, applyDecisions } from './apply-decisions.js';
 import type { ChatRunner } from './chat-runner.js';
 import {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../agent/durable/store.js';
+import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
+import { toSseResponse } from '../agent/server-sse/sse-writer.js';
 import { type ImagePart, imagePart } from '../api/parts/image-part.js';
 import { isHttpUrl } from '../api/parts/read-part-bytes.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { RunQueue } from '../queue/run-queue.js';
 import { memoryStore } from '../stores/memory-store.js';
-import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
-import { toSseResponse } from '../transport/sse/sse-writer.js';
 import type { ChatRunner } from './chat-runner.js';
 import { createChatSessions } from './chat-sessions.js';
 import { requireChatStateStore } from './chat-state.js';

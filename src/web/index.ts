@@ -5,8 +5,8 @@
  */
 export type { AgentEventJson, SerializedError } from '../agent/agent-event-json.js';
 export { toAgentEventJson } from '../agent/agent-event-json.js';
-export type { SseFrame } from '../transport/sse/sse-frame.js';
-export type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
+export type { SseFrame } from '../agent/server-sse/sse-frame.js';
+export type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 export type { ApprovalDecision } from './apply-decisions.js';
 export { type ChatRunObserverOptions, chatRunObserver } from './chat-run-observer.js';
 export type { ChatRunContinue, ChatRunner, ChatRunStart } from './chat-runner.js';

@@ -1,4 +1,4 @@
-import type { SseFrame } from '../transport/sse/sse-frame.js';
+import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import { type ChatRunInfo, type ChatStateStore, chatKeys, readJsonValue, runIsOver } from './chat-state.js';
 
 /** Options of `relayRunEvents`. */

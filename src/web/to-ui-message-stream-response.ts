@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { AgentStream } from '../agent/agent-stream.js';
 import type { AgentEvent } from '../agent/events.js';
-import { pipeSseToNode } from '../transport/sse/pipe-sse-to-node.js';
-import type { SseFrame } from '../transport/sse/sse-frame.js';
-import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
-import { type SseSource, toSseResponse } from '../transport/sse/sse-writer.js';
+import { pipeSseToNode } from '../agent/server-sse/pipe-sse-to-node.js';
+import type { SseFrame } from '../agent/server-sse/sse-frame.js';
+import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
+import { type SseSource, toSseResponse } from '../agent/server-sse/sse-writer.js';
 import { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
 

@@ -1,4 +1,4 @@
-import type { SseFrame } from '../transport/sse/sse-frame.js';
+import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { ApprovalDecision } from './apply-decisions.js';
 import { createUIMessageChunkMapper } from './to-ui-message-chunks.js';
 import { ChatRequestError } from './web-error.js';

@@ -1,7 +1,7 @@
+import type { SseFrame } from '../agent/server-sse/sse-frame.js';
+import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
+import { toSseResponse } from '../agent/server-sse/sse-writer.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import type { SseFrame } from '../transport/sse/sse-frame.js';
-import type { SseStreamOptions } from '../transport/sse/sse-stream-options.js';
-import { toSseResponse } from '../transport/sse/sse-writer.js';
 import type { ChatSessions } from './chat-sessions.js';
 import { type ChatStateStore, chatKeys, runIsOver } from './chat-state.js';
 import { readJsonObject } from './request-body.js';

@@ -1,7 +1,7 @@
-import { SvcError } from '../transport/errors/svc-error.js';
+import { UserError } from '../transport/errors.js';
 
 /** A bad request to a chat endpoint; answered with `status` and `{ error: { message } }`. */
-export class ChatRequestError extends SvcError {
+export class ChatRequestError extends UserError {
   /** The HTTP status of the answer. */
   readonly status: number;
   /** More fields of the answer's `error` object (e.g. the pending tool call ids of a 409). */

@@ -6,7 +6,7 @@ import type { AgentOptions } from '../../src/agent/agent-options.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { defineGuardrail } from '../../src/agent/guardrails/guardrail.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { APIUserAbortError } from '../../src/transport/errors/api-error.js';
+import { APIUserAbortError } from '../../src/transport/errors.js';
 import { callDelta, createChunk } from '../helpers/create-chunk.js';
 import { answer, toolTurn } from '../helpers/tool-turn.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';

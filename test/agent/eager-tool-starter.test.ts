@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import type { ChatCompletionChunk } from '../../src/api/types/chat.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { InternalServerError } from '../../src/transport/errors/api-error.js';
+import { InternalServerError } from '../../src/transport/errors.js';
 import { callDelta, createChunk } from '../helpers/create-chunk.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 

@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../src/api/types/chat.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorFault, ScriptedAnswer } from '../../src/emulator/types.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { APIError } from '../../src/transport/errors/api-error.js';
+import { APIError } from '../../src/transport/errors.js';
 
 // Each fault hits one model request; the run is resumed from error.state (the README's loop) until done.
 const faults: Array<[name: string, fault: ScriptedAnswer | EmulatorFault, streamOnly?: boolean]> = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArithmeticError, evaluateArithmetic } from '../../src/cli/demo-tools/evaluate-arithmetic.js';
+import { evaluateArithmetic } from '../../src/cli/demo-tools/evaluate-arithmetic.js';
+import { ArithmeticError } from '../../src/cli/errors.js';
 
 describe('evaluateArithmetic', () => {
   describe('when the expression is valid', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { encodeSseFrame, type SseFrame } from '../../src/agent/server-sse/sse-frame.js';
 import { parseSse, type SseItem } from '../../src/client/parse-sse.js';
-import { encodeSseFrame, type SseFrame } from '../../src/transport/sse/sse-frame.js';
 
 /** A body that delivers `text` in reads cut at `cuts`. */
 function body(text: string, cuts: number[] = []): ReadableStream<Uint8Array> {

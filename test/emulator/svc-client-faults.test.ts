@@ -6,8 +6,8 @@ import {
   APITimeoutError,
   InternalServerError,
   RateLimitError,
-} from '../../src/transport/errors/api-error.js';
-import { SvcError } from '../../src/transport/errors/svc-error.js';
+  SvcError,
+} from '../../src/transport/errors.js';
 
 const params = {
   model: 'svc-3.7-flash',

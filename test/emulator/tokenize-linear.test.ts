@@ -20,7 +20,7 @@ vi.mock('gpt-tokenizer', async (importOriginal) => {
 
 const { countTextTokens } = await import('../../src/emulator/tokenize.js');
 
-describe('countTextTokens on long runs of one character (defect 13)', () => {
+describe('countTextTokens on long runs of one character', () => {
   it.each([
     ['a letter', 'z'],
     ['a space', ' '],

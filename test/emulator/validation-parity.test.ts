@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../src/api/errors/request-validation-error.js';
+import { RequestValidationError } from '../../src/api/errors.js';
 import { SvcClient } from '../../src/api/svc-client.js';
 import type { ChatCompletionCreateParams } from '../../src/api/types/chat.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { BadRequestError } from '../../src/transport/errors/api-error.js';
+import { BadRequestError } from '../../src/transport/errors.js';
 
 const invalid: Array<[string, unknown, 'default' | 'plan']> = [
   ['no messages', { model: 'svc-3.5-flash', messages: [] }, 'default'],

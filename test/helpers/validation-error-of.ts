@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../../src/api/errors/request-validation-error.js';
+import { RequestValidationError } from '../../src/api/errors.js';
 
 /** Runs `run` and returns the `type` error it throws; fails the test when it throws nothing or another error. */
 export function thrownError<E>(type: new (...args: never[]) => E, run: () => unknown): E {

@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { McpConnectionError } from '../../src/mcp/errors/mcp-connection-error.js';
-import { McpToolCallError } from '../../src/mcp/errors/mcp-tool-call-error.js';
+import { McpConnectionError, McpToolCallError } from '../../src/mcp/errors.js';
 import { connectMcpServer, type McpServerConnection } from '../../src/mcp/mcp-server-connection.js';
 import type { McpStdioOptions } from '../../src/mcp/mcp-server-options.js';
 import { createToolSet } from '../../src/tools/create-tool-set.js';
-import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../src/tools/errors.js';
 import { executeToolCall } from '../../src/tools/execute-tool-call.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { type McpHttpFixture, startMcpHttpFixture } from '../helpers/start-mcp-http-fixture.js';

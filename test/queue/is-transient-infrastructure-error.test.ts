@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RunConflictError } from '../../src/agent/errors.js';
 import { isTransientInfrastructureError } from '../../src/queue/is-transient-infrastructure-error.js';
 import { QueueUnavailableError, WorkerClosedError } from '../../src/queue/queue-errors.js';
-import { SvcError } from '../../src/transport/errors/svc-error.js';
+import { SvcError } from '../../src/transport/errors.js';
 import { POSTGRES_URL, REDIS_URL } from '../helpers/infra-services.js';
 import { queueBackends } from '../helpers/queue-backends.js';
 import { startTcpFaultProxy } from '../helpers/tcp-fault-proxy.js';

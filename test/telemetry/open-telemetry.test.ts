@@ -14,7 +14,7 @@ import { memoryStore } from '../../src/stores/memory-store.js';
 import { openTelemetry } from '../../src/telemetry/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { hostedTools } from '../../src/tools/hosted-tools.js';
-import { APIUserAbortError } from '../../src/transport/errors/api-error.js';
+import { APIUserAbortError } from '../../src/transport/errors.js';
 import { runNodeScript } from '../helpers/run-cli-process.js';
 
 const exporter = new InMemorySpanExporter();

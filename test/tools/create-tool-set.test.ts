@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolSet } from '../../src/tools/create-tool-set.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../src/tools/errors.js';
 import {
   DEFAULT_RETRIEVAL_PROMPT_TEMPLATE,
   DEFAULT_WEB_SEARCH_DESCRIPTION,
   hostedTools,
 } from '../../src/tools/hosted-tools.js';
-import { resolveNeedsApproval } from '../../src/tools/resolve-needs-approval.js';
 import type { AnyTool, ToolContext } from '../../src/tools/tool.js';
+import { resolveNeedsApproval } from '../../src/tools/tool.js';
 
 const weather = defineTool({
   name: 'get_weather',

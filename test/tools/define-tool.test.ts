@@ -3,7 +3,7 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../src/tools/errors.js';
 import type { ToolParameters } from '../../src/tools/tool-parameters.js';
 import { thrownError } from '../helpers/validation-error-of.js';
 
@@ -35,21 +35,41 @@ const expectedProperties = {
   unit: { type: 'string', enum: ['c', 'f'] },
 };
 
+// The same weather tool in each zod major.
+const weatherParameters = [
+  {
+    zod: 'zod 4',
+    parameters: z.object({
+      city: z.string().describe('City name'),
+      temperature: z.number(),
+      days: z.number().int().describe('How many days'),
+      metric: z.boolean(),
+      location: z.object({ lat: z.number(), lon: z.number() }),
+      tags: z.array(z.string()),
+      unit: z.enum(['c', 'f']),
+      note: z.string().optional(),
+      country: z.string().nullable(),
+    }),
+  },
+  {
+    zod: 'zod 3 from zod/v3',
+    parameters: z3.object({
+      city: z3.string().describe('City name'),
+      temperature: z3.number(),
+      days: z3.number().int().describe('How many days'),
+      metric: z3.boolean(),
+      location: z3.object({ lat: z3.number(), lon: z3.number() }),
+      tags: z3.array(z3.string()),
+      unit: z3.enum(['c', 'f']),
+      note: z3.string().optional(),
+      country: z3.string().nullable(),
+    }),
+  },
+];
+
 describe('defineTool', () => {
-  describe('when parameters are a zod 4 object', () => {
-    const tool = createTool(
-      z.object({
-        city: z.string().describe('City name'),
-        temperature: z.number(),
-        days: z.number().int().describe('How many days'),
-        metric: z.boolean(),
-        location: z.object({ lat: z.number(), lon: z.number() }),
-        tags: z.array(z.string()),
-        unit: z.enum(['c', 'f']),
-        note: z.string().optional(),
-        country: z.string().nullable(),
-      }),
-    );
+  describe.each(weatherParameters)('when parameters are a $zod object', ({ parameters: schema }) => {
+    const tool = createTool(schema);
     const parameters = tool.definition.function.parameters!;
 
     it('should emit the wire definition with a root object and no $schema', () => {
@@ -82,52 +102,11 @@ describe('defineTool', () => {
       expect(parameters.required).not.toContain('note');
     });
 
-    it('should drop the safe-integer bounds zod 4 adds to int()', () => {
+    it('should write an integer without the safe-integer bounds zod 4 adds to int()', () => {
       expect(parameters.properties?.days).toEqual({ type: 'integer', description: 'How many days' });
     });
-  });
 
-  describe('when parameters are a zod 3 object from zod/v3', () => {
-    const tool = createTool(
-      z3.object({
-        city: z3.string().describe('City name'),
-        temperature: z3.number(),
-        days: z3.number().int().describe('How many days'),
-        metric: z3.boolean(),
-        location: z3.object({ lat: z3.number(), lon: z3.number() }),
-        tags: z3.array(z3.string()),
-        unit: z3.enum(['c', 'f']),
-        note: z3.string().optional(),
-        country: z3.string().nullable(),
-      }),
-    );
-    const parameters = tool.definition.function.parameters!;
-
-    it('should convert every allowed type with its description', () => {
-      expect(parameters.type).toBe('object');
-      expect(parameters).not.toHaveProperty('$schema');
-      expect(parameters.properties).toMatchObject(expectedProperties);
-      expect(parameters.properties?.note).toEqual({ type: 'string' });
-      expect(parameters.properties?.country).toEqual({ type: ['string', 'null'] });
-    });
-
-    it('should list required fields and leave optional ones out', () => {
-      expect(parameters.required).toEqual(
-        expect.arrayContaining([
-          'city',
-          'temperature',
-          'days',
-          'metric',
-          'location',
-          'tags',
-          'unit',
-          'country',
-        ]),
-      );
-      expect(parameters.required).not.toContain('note');
-    });
-
-    it('should validate arguments with the zod 3 schema', () => {
+    it('should validate arguments with the same schema', () => {
       const result = tool.parseArguments(JSON.stringify({ city: 3 }));
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.error.message).toContain('city: expected string, got number');

@@ -25,7 +25,7 @@ describe('formatToolOutput', () => {
     });
   });
 
-  describe('when the value has no plain JSON form (defect 9)', () => {
+  describe('when the value has no plain JSON form', () => {
     it('should convert circular references, Map, Set, Error, Date and BigInt faithfully', () => {
       const circular: Record<string, unknown> = { name: 'loop' };
       circular.self = circular;
@@ -53,7 +53,7 @@ describe('formatToolOutput', () => {
     });
   });
 
-  describe('when the text is longer than the cap (defect 9)', () => {
+  describe('when the text is longer than the cap', () => {
     it('should cut it with a marker saying how much was cut', () => {
       const text = formatToolOutput('x'.repeat(250), 100);
       expect(text.startsWith('x'.repeat(100))).toBe(true);

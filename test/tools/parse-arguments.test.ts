@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { InvalidToolArgumentsError } from '../../src/tools/errors/invalid-tool-arguments-error.js';
+import { InvalidToolArgumentsError } from '../../src/tools/errors.js';
 import type { ToolParameters } from '../../src/tools/tool-parameters.js';
 
 function createTool(parameters: ToolParameters) {

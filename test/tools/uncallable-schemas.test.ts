@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { ToolDefinitionError } from '../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../src/tools/errors.js';
 import type { ToolParameters } from '../../src/tools/tool-parameters.js';
 
 function definitionError(parameters: unknown): Error {
@@ -20,7 +20,7 @@ function definitionError(parameters: unknown): Error {
   throw new Error('expected defineTool to refuse the schema');
 }
 
-describe('defineTool on schemas no call could pass (defect 12)', () => {
+describe('defineTool on schemas no call could pass', () => {
   it('should refuse z.date() and z.bigint() from zod/v3, naming the field', () => {
     expect(definitionError(z3.object({ when: z3.date() })).message).toMatch(
       /parameters\.when: z\.date\(\) from zod\/v3/,

@@ -12,8 +12,8 @@ import {
   NotFoundError,
   PaymentRequiredError,
   RateLimitError,
-} from '../../src/transport/errors/api-error.js';
-import { SvcError } from '../../src/transport/errors/svc-error.js';
+  SvcError,
+} from '../../src/transport/errors.js';
 import { HttpTransport } from '../../src/transport/http-transport.js';
 import { normalizeClientOptions } from '../../src/transport/normalize-client-options.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';

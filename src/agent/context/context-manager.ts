@@ -1,7 +1,7 @@
 import { contextWindowOf, isInputTooLongMessage } from '../../api/context-windows.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatCompletionCreateParams, ChatMessage } from '../../api/types/chat.js';
-import { BadRequestError } from '../../transport/errors/api-error.js';
+import { BadRequestError } from '../../transport/errors.js';
 import type { CreateChatCompletion } from '../call-model.js';
 import type { AgentEvent } from '../events.js';
 import type { NormalizedContextWindow } from './context-window-options.js';

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatIssuePath } from '../../api/schemas/format-issue-path.js';
 import type { ChatMessage } from '../../api/types/chat.js';
 import type { Agent } from '../agent.js';
 import { AgentOptionsError } from '../errors.js';
@@ -91,7 +92,7 @@ export function defineGuardrail<C = unknown>(options: DefineGuardrailOptions<C>)
       const parsed = await schema.safeParseAsync(value);
       if (parsed.success) return { tripwire: false };
       const issues = parsed.error.issues.map(
-        (issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`,
+        (issue) => `${formatIssuePath(issue.path, '(value)')}: ${issue.message}`,
       );
       return { tripwire: true, info: parsed.error.issues, reason: issues.join('; ') };
     };

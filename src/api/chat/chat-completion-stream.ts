@@ -3,8 +3,8 @@ import {
   APIUserAbortError,
   createAPIError,
   InvalidResponseError,
-} from '../../transport/errors/api-error.js';
-import { SvcError } from '../../transport/errors/svc-error.js';
+  SvcError,
+} from '../../transport/errors.js';
 import type { SseResponse } from '../../transport/http-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
 import { ChatCompletionAccumulator } from './chat-completion-accumulator.js';
@@ -15,6 +15,16 @@ import { statusOfStreamError } from './status-of-stream-error.js';
 export interface ChunkWithUpdates {
   chunk: ChatCompletionChunk;
   updates: ChunkUpdate[];
+}
+
+let readUpdatesPerRead: (stream: ChatCompletionStream) => AsyncIterable<ChunkUpdate[]>;
+
+/**
+ * The updates of `stream.withUpdates()` without the chunks, gathered per network read (the agent's fast
+ * path in `call-model`). Internal: not on the package's entries, so it is no public method either.
+ */
+export function updatesPerRead(stream: ChatCompletionStream): AsyncIterable<ChunkUpdate[]> {
+  return readUpdatesPerRead(stream);
 }
 
 /**
@@ -65,13 +75,17 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return { [Symbol.asyncIterator]: () => iterator };
   }
 
+  static {
+    readUpdatesPerRead = (stream) => stream.#updatesPerRead();
+  }
+
   /**
    * The updates of `withUpdates()` without the chunks, gathered per network read: each value holds the
    * updates of every chunk that arrived in one read, in order (one await per read, not per chunk). Counts
    * as the one iteration of this stream. A chunk that fails to parse ends the iteration after the updates
    * of the chunks before it.
    */
-  updatesPerRead(): AsyncIterable<ChunkUpdate[]> {
+  #updatesPerRead(): AsyncIterable<ChunkUpdate[]> {
     const accumulator = this.accumulator;
     const iterator = this.#iterate<ChunkUpdate[]>(
       (chunk) => accumulator.addWithUpdates(chunk),

@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { RequestValidationError } from '../errors/request-validation-error.js';
+import { RequestValidationError } from '../errors.js';
 import type { Uploadable } from '../types/files.js';
 
 /** The content and name of a file to upload. */

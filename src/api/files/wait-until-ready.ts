@@ -1,6 +1,6 @@
-import { APIUserAbortError } from '../../transport/errors/api-error.js';
+import { APIUserAbortError } from '../../transport/errors.js';
+import { FileProcessingError } from '../errors.js';
 import type { FileObject, WaitUntilReadyOptions } from '../types/files.js';
-import { FileProcessingError } from './file-processing-error.js';
 
 /** Statuses after which waiting longer cannot help. */
 const failedStatuses = new Set(['failed', 'error', 'cancelled', 'canceled', 'expired']);

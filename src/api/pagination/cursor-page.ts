@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
 import type { CursorPageQuery, CursorPageResponse } from '../types/lists.js';
 
 /** Fetches one page of a cursor list for the given query. */

@@ -1,6 +1,6 @@
+import { PartInputError } from '../errors.js';
 import type { ContentPart } from '../types/chat.js';
 import { describeLeadingBytes, detectAudioFormat } from './detect-media-format.js';
-import { PartInputError } from './part-input-error.js';
 import { readPartBytes } from './read-part-bytes.js';
 
 /** An `input_audio` content part. */

@@ -1,6 +1,6 @@
+import { PartInputError } from '../errors.js';
 import type { ContentPart } from '../types/chat.js';
 import { describeLeadingBytes, detectImageFormat, isAnimatedGif } from './detect-media-format.js';
-import { PartInputError } from './part-input-error.js';
 import { isHttpUrl, readPartBytes } from './read-part-bytes.js';
 
 /** An `image_url` content part. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { PartInputError } from './part-input-error.js';
+import { PartInputError } from '../errors.js';
 
 /** Bytes of a part input: a Buffer/Uint8Array as is, a string as a file path (read synchronously). */
 export function readPartBytes(helper: string, input: string | Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
+import { PartInputError } from '../errors.js';
 import type { ContentPart } from '../types/chat.js';
-import { PartInputError } from './part-input-error.js';
 import { isHttpUrl } from './read-part-bytes.js';
 
 /** A `video_url` content part. */

@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../errors/request-validation-error.js';
+import { RequestValidationError } from '../errors.js';
 import { toUploadBlob } from '../files/to-upload-blob.js';
 import { waitUntilReady } from '../files/wait-until-ready.js';
 import { ListPromise } from '../pagination/list-promise.js';

@@ -1,3 +1,4 @@
+import { loadOnce } from '../../transport/load-module.js';
 import { validateResourceId } from '../schemas/validate-resource-id.js';
 import type { Channel } from '../types/request-options.js';
 
@@ -5,20 +6,14 @@ type RequestSchemas = typeof import('../schemas/request-schemas.js');
 
 // The zod request schemas load on the first validated request, not when svc-agents is imported (zod is
 // most of a cold import). Once loaded, checks run synchronously: no promise or await per request.
-let requestSchemas: RequestSchemas | undefined;
-let loadingSchemas: Promise<RequestSchemas> | undefined;
+const loadRequestSchemas = loadOnce(() => import('../schemas/request-schemas.js'));
 
 /** Runs `check` now when the schemas are loaded (answers `undefined`), else once they are (a promise). */
 function withSchemas(check: (schemas: RequestSchemas) => void): Promise<void> | undefined {
-  if (requestSchemas !== undefined) {
-    check(requestSchemas);
-    return undefined;
-  }
-  loadingSchemas ??= import('../schemas/request-schemas.js');
-  return loadingSchemas.then((schemas) => {
-    requestSchemas = schemas;
-    check(schemas);
-  });
+  const loaded = loadRequestSchemas.loaded;
+  if (loaded === undefined) return loadRequestSchemas().then(check);
+  check(loaded);
+  return undefined;
 }
 
 /**

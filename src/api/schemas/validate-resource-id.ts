@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../errors/request-validation-error.js';
+import { RequestValidationError } from '../errors.js';
 
 /** The rule a path id breaks, if any: empty, `.` or `..`, or holding `/` or `\`. */
 export function pathIdProblem(value: string): string | undefined {

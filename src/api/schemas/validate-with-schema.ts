@@ -3,7 +3,7 @@ import {
   type RequestValidationCode,
   RequestValidationError,
   type RequestValidationIssue,
-} from '../errors/request-validation-error.js';
+} from '../errors.js';
 import { formatIssuePath } from './format-issue-path.js';
 import { humanErrorMap } from './human-error-map.js';
 

@@ -10,10 +10,10 @@ import { videoPart } from '../../api/parts/video-part.js';
 import { endToEndAudioModelIds, planModelId, type presetVoices } from '../../api/schemas/model-ids.js';
 import type { ContentPart } from '../../api/types/chat.js';
 import type { Channel } from '../../api/types/request-options.js';
-import { loadZod } from '../../tools/load-module-sync.js';
-import { CliUsageError } from '../cli-usage-error.js';
+import { loadZod } from '../../transport/load-module.js';
 import type { OptionSpec, ParsedArgs } from '../command.js';
 import { defaultChatModel, resolveInputFile } from '../commands/utils.js';
+import { CliUsageError } from '../errors.js';
 
 /** Model of `chat --audio-out` and `chat --audio` unless `--model` says otherwise: an end-to-end audio model. */
 export const defaultAudioModel = 'svc-audio-2';

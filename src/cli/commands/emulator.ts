@@ -1,6 +1,6 @@
 import { runEmulatorCli } from '../../emulator/cli.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
+import { CliUsageError } from '../errors.js';
 import { commandHelp, describeCommand } from '../help-text.js';
 
 /** `svc-agents emulator`: the local stand-in of the service (its own flags; see docs/emulator.md). */

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FileObject, FilePurpose } from '../../api/types/files.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
+import { CliUsageError } from '../errors.js';
 import { textTable } from '../ui/text-table.js';
 import { resolveInputFile } from './utils.js';
 

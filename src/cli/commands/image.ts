@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ImageGenerateParams, ImageSize } from '../../api/types/images.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
+import { CliUsageError } from '../errors.js';
 import { defaultImageModel } from './utils.js';
 
 /** `svc-agents image "prompt" -o out.png [--size 512x512 --seed N]`. */

@@ -1,7 +1,7 @@
 import { assertKnowledgeBaseNameFree } from '../../tools/built-in/find-knowledge-bases.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
+import { CliUsageError } from '../errors.js';
 
 /** `svc-agents kb create <name> [--type text|image]`. */
 export const kbCreateCommand: CommandSpec = {

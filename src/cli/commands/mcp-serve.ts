@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Tool } from '../../tools/tool.js';
-import { CliUsageError } from '../cli-usage-error.js';
+import { MissingDependencyError } from '../../transport/errors.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
+import { CliUsageError } from '../errors.js';
 import { defaultChatModel } from './utils.js';
 
 /** `svc-agents mcp serve`: svc knowledge-base and file tools (and the user's own) as an MCP server. */
@@ -134,23 +135,23 @@ export const mcpServeCommand: CommandSpec = {
 };
 
 async function loadMcp() {
+  const [tools, server, serve, load, sdk] = await Promise.all([
+    import('../../mcp/svc-mcp-tools.js'),
+    import('../../mcp/create-mcp-tool-server.js'),
+    import('../../mcp/serve-mcp.js'),
+    import('../../mcp/load-tool-module.js'),
+    import('../../mcp/mcp-sdk.js'),
+  ]);
   try {
-    const [tools, server, serve, load] = await Promise.all([
-      import('../../mcp/svc-mcp-tools.js'),
-      import('../../mcp/create-mcp-tool-server.js'),
-      import('../../mcp/serve-mcp.js'),
-      import('../../mcp/load-tool-module.js'),
-    ]);
-    return { ...tools, ...server, ...serve, ...load };
+    // The MCP modules load without the SDK; ask for it now, so a missing SDK is said before anything starts.
+    sdk.mcpSdk();
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && String(error).includes('@modelcontextprotocol/sdk')) {
-      throw new CliUsageError(
-        'svc-agents mcp needs @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk',
-      );
+    if (MissingDependencyError.isInstance(error)) {
+      throw new CliUsageError(`svc-agents mcp needs ${error.packageName}: ${error.installCommand}`);
     }
     throw error;
   }
+  return { ...tools, ...server, ...serve, ...load };
 }
 
 const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);

@@ -1,7 +1,7 @@
 import type { Store } from '../../agent/durable/store.js';
 import type { QueueConnection } from '../../queue/queue-connection.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandContext, OptionSpec, ParsedArgs } from '../command.js';
+import { CliUsageError } from '../errors.js';
 
 /** Flags shared by `worker` and `runs ...`: where the queue and the store live. */
 export const backendOptions: Record<string, OptionSpec> = {

@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../agent/durable/store.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandContext, CommandSpec, ParsedArgs } from '../command.js';
+import { CliUsageError } from '../errors.js';
 import { textTable } from '../ui/text-table.js';
 import { backendOptions, openRunBackend } from './run-backend.js';
 

@@ -1,16 +1,17 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
+import { loadOptional } from '../../transport/load-module.js';
 import type { ChatRunner } from '../../web/chat-runner.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { checkAllowedOrigins, startChatServer } from '../../web/serve/start-chat-server.js';
 import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
 import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { demoTools } from '../demo-tools/demo-tools.js';
+import { CliUsageError } from '../errors.js';
 import { backendOptions, openRunBackend, type RunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 
@@ -172,9 +173,11 @@ async function loadAgentModule(path: string): Promise<ServeAgentFactory> {
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-    const { tsImport } = (await import('tsx/esm/api')) as {
-      tsImport: (url: string, parent: string) => Promise<unknown>;
-    };
+    const { tsImport } = await loadOptional(
+      'tsx',
+      () => import('tsx/esm/api') as Promise<{ tsImport: (url: string, parent: string) => Promise<unknown> }>,
+      `serve --agent ${path} (a TypeScript file)`,
+    );
     module = (await tsImport(url, import.meta.url)) as { default?: unknown };
   }
   const value = module.default;

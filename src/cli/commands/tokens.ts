@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
+import { CliUsageError } from '../errors.js';
 import { defaultChatModel } from './utils.js';
 
 /** `svc-agents tokens "text" --model ...`: input tokens of a user message. */

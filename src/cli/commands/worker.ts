@@ -7,10 +7,10 @@ import { DEFAULT_CHAT_AGENT_NAME } from '../../web/queue-chat-runner.js';
 import { createServeAgent } from '../../web/serve/serve-agent.js';
 import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases } from '../chat/choose-knowledge-bases.js';
-import { CliUsageError } from '../cli-usage-error.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { demoTools } from '../demo-tools/demo-tools.js';
+import { CliUsageError } from '../errors.js';
 import { backendOptions, openRunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 

@@ -1,3 +1,5 @@
+import { ArithmeticError } from '../errors.js';
+
 /**
  * A safe arithmetic evaluator: a small recursive-descent parser over numbers, `+ - * / % ^`, parentheses
  * and a few functions. It never reaches `eval` or `Function`, so a model cannot smuggle code through it.
@@ -9,17 +11,6 @@
  *   power   := primary (('^' | '**') unary)?      right-associative
  *   primary := number | constant | name '(' expr (',' expr)* ')' | '(' expr ')'
  */
-
-/** An expression the evaluator cannot compute; `position` is the 0-based offset of the problem. */
-export class ArithmeticError extends Error {
-  constructor(
-    message: string,
-    readonly position: number,
-  ) {
-    super(message);
-    this.name = 'ArithmeticError';
-  }
-}
 
 const MAX_LENGTH = 500;
 const MAX_DEPTH = 64;

@@ -1,13 +1,9 @@
 /**
  * Finds the arithmetic a message asks for and writes it as an expression: "17% of 250" -> `17/100*250`,
  * "12 times 7" -> `12*7`, "square root of 16" -> `sqrt(16)`, "(2+3)^2/4" as is. Dates, times and lone
- * numbers are not arithmetic.
+ * numbers are not arithmetic. Every separate expression of a message ("what is 2+2 and 3*5" -> `2+2`,
+ * `3*5`), in order.
  */
-export function extractArithmetic(text: string): string | undefined {
-  return extractArithmetics(text)[0];
-}
-
-/** Every separate expression of a message ("what is 2+2 and 3*5" -> `2+2`, `3*5`), in order. */
 export function extractArithmetics(text: string): string[] {
   let s = ` ${text} `
     // Dates and clock times are not sums.

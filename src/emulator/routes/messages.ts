@@ -5,7 +5,7 @@ import { runDefaultModel } from '../model/default-model.js';
 import { json, type Reply } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
 import { storeSearcher } from '../store-search.js';
-import { countMessagesFormatTokens, countTextTokens } from '../tokenize.js';
+import { countChatPromptTokens, countMessagesFormatTokens, countTextTokens } from '../tokenize.js';
 import { objectBody, Rules, validateBody } from '../validate.js';
 
 const PLAN_MODEL = 'svc-router-v1';
@@ -178,4 +178,11 @@ function messageEvents(message: {
   });
   events.push({ type: 'message_stop' });
   return events;
+}
+
+/** `POST /v1/token/count`: input tokens of chat-format messages (system, user, assistant; text and image parts). */
+export function countTokens(ctx: RouteContext): Reply {
+  const body = objectBody(ctx.body);
+  validateBody.tokenCount(body);
+  return json({ data: { total_tokens: countChatPromptTokens(body.messages as unknown[]) } });
 }

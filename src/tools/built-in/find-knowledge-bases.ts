@@ -1,6 +1,6 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
-import { KnowledgeBaseNameError } from '../errors/knowledge-base-name-error.js';
+import { KnowledgeBaseNameError } from '../errors.js';
 
 /** Every knowledge base of the account, all pages. */
 export async function listAllKnowledgeBases(

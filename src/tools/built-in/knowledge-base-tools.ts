@@ -1,9 +1,9 @@
 import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
-import { SvcError } from '../../transport/errors/svc-error.js';
+import { SvcError } from '../../transport/errors.js';
+import { loadZod } from '../../transport/load-module.js';
 import { defineTool } from '../define-tool.js';
-import { loadZod } from '../load-module-sync.js';
 import type { Tool } from '../tool.js';
 import { compact } from '../utils.js';
 import { assertKnowledgeBaseNameFree } from './find-knowledge-bases.js';

@@ -1,18 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { SvcError } from '../../transport/errors/svc-error.js';
-
-/** A local path given to a file tool lies outside the allowed root, or is not a readable regular file. */
-export class PathOutsideRootError extends SvcError {
-  /** The path as the model gave it. */
-  readonly requestedPath: string;
-
-  constructor(requestedPath: string, reason: string) {
-    super(`Refused path "${requestedPath}": ${reason}`);
-    this.requestedPath = requestedPath;
-  }
-}
+import { PathOutsideRootError } from '../errors.js';
 
 /**
  * Resolves `requested` (relative to `root`, or absolute) to the real path of a regular file inside the

@@ -1,8 +1,8 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
+import { loadZod } from '../../transport/load-module.js';
 import { defineTool } from '../define-tool.js';
-import { KnowledgeBaseNameError } from '../errors/knowledge-base-name-error.js';
-import { loadZod } from '../load-module-sync.js';
+import { KnowledgeBaseNameError } from '../errors.js';
 import type { DocumentSource, Tool } from '../tool.js';
 import { listAllKnowledgeBases, pickKnowledgeBase } from './find-knowledge-bases.js';
 

@@ -1,4 +1,4 @@
-import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../errors.js';
 import type { Tool } from '../tool.js';
 
 /** `only` / `exclude` options shared by the built-in tool families. */

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../../agent/durable/store.js';
 import type { SvcClient } from '../../api/svc-client.js';
-import { ConfigurationError } from '../../transport/errors/svc-error.js';
+import { ConfigurationError } from '../../transport/errors.js';
 import type { ChatRunner } from '../chat-runner.js';
 import { createChatHandler } from '../create-chat-handler.js';
 import { handleNodeRequest, requestPathname } from '../handle-node-request.js';

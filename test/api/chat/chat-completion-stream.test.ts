@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatCompletionStream } from '../../../src/api/chat/chat-completion-stream.js';
+import { type ChatCompletionStream, updatesPerRead } from '../../../src/api/chat/chat-completion-stream.js';
 import type { ChatCompletionChunk, ToolCall } from '../../../src/api/types/chat.js';
-import { APIConnectionError, APIError, APIUserAbortError } from '../../../src/transport/errors/api-error.js';
+import { APIConnectionError, APIError, APIUserAbortError } from '../../../src/transport/errors.js';
 import { type ApiTestSetup, createApiTestSetup, sendSse } from '../../helpers/create-api-test-setup.js';
 import { createChunk } from '../../helpers/create-chunk.js';
 import { createUsage } from '../../helpers/create-usage.js';
@@ -267,7 +267,7 @@ describe('ChatCompletionStream', () => {
             serveSplit(bytes, points);
             const fast = await setup.client.chat.completions.create(params);
             const perRead = [];
-            for await (const updates of fast.updatesPerRead()) perRead.push(...updates);
+            for await (const updates of updatesPerRead(fast)) perRead.push(...updates);
             expect(perRead).toEqual(perChunk);
             expect(await fast.finalCompletion()).toEqual(await simple.finalCompletion());
           },
@@ -284,7 +284,7 @@ describe('ChatCompletionStream', () => {
       });
       const stream = await setup.client.chat.completions.create(params);
       const values = [];
-      for await (const updates of stream.updatesPerRead()) values.push(updates);
+      for await (const updates of updatesPerRead(stream)) values.push(updates);
       expect(values).toHaveLength(1);
       expect(values[0]?.at(-1)).toEqual({ kind: 'finish', choice: 0, finishReason: 'tool_calls' });
     });
@@ -297,7 +297,7 @@ describe('ChatCompletionStream', () => {
         );
       });
       const stream = await setup.client.chat.completions.create(params);
-      const iterator = stream.updatesPerRead()[Symbol.asyncIterator]();
+      const iterator = updatesPerRead(stream)[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toEqual([{ kind: 'content', choice: 0, text: 'a' }]);
       await expect(iterator.next()).rejects.toThrow(/not JSON/);
       await expect(stream.finalCompletion()).rejects.toThrow(/not JSON/);

@@ -6,7 +6,7 @@ import {
   APIError,
   APITimeoutError,
   AuthenticationError,
-} from '../../../src/transport/errors/api-error.js';
+} from '../../../src/transport/errors.js';
 import { type ApiTestSetup, createApiTestSetup, testApiKey } from '../../helpers/create-api-test-setup.js';
 import { createChunk } from '../../helpers/create-chunk.js';
 
@@ -42,7 +42,7 @@ describe('ChatCompletionStream against a hostile server', () => {
   });
   afterAll(() => setup.close());
 
-  describe('when the stream stalls after its head and a first chunk (defect 1)', () => {
+  describe('when the stream stalls after its head and a first chunk', () => {
     it('should end within the idle timeout with a retryable APITimeoutError', async () => {
       setup.server.setHandler((_req, res) => {
         head(res);
@@ -90,7 +90,7 @@ describe('ChatCompletionStream against a hostile server', () => {
     });
   });
 
-  describe('when the body ends without [DONE] and without a finish_reason (defect 2)', () => {
+  describe('when the body ends without [DONE] and without a finish_reason', () => {
     it('should reject with a retryable APIConnectionError, not a partial completion', async () => {
       setup.server.setHandler((_req, res) => {
         head(res);
@@ -131,7 +131,7 @@ describe('ChatCompletionStream against a hostile server', () => {
     });
   });
 
-  describe('when a 2xx answers the streamed request with something else (defect 3)', () => {
+  describe('when a 2xx answers the streamed request with something else', () => {
     it.each([
       ['application/json', JSON.stringify({ id: 'x', choices: [] })],
       ['text/html', `<html><body>Proxy login ${testApiKey}</body></html>`],
@@ -148,7 +148,7 @@ describe('ChatCompletionStream against a hostile server', () => {
     });
   });
 
-  describe('when the server echoes the key (defect 4)', () => {
+  describe('when the server echoes the key', () => {
     it('should redact it from a non-JSON 2xx body', async () => {
       setup.server.setHandler((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -185,7 +185,7 @@ describe('ChatCompletionStream against a hostile server', () => {
     });
   });
 
-  describe('when a chunk or a body is malformed (defect 5)', () => {
+  describe('when a chunk or a body is malformed', () => {
     it('should throw a retryable APIError for a malformed stream chunk', async () => {
       setup.server.setHandler((_req, res) => {
         head(res);
@@ -223,7 +223,7 @@ describe('ChatCompletionStream against a hostile server', () => {
     });
   });
 
-  describe('when one event is larger than maxStreamEventBytes (defect 8)', () => {
+  describe('when one event is larger than maxStreamEventBytes', () => {
     it('should stop the stream with a clear APIError', async () => {
       const small = await createApiTestSetup({ maxStreamEventBytes: 64 * 1024 });
       try {

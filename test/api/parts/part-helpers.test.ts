@@ -1,21 +1,23 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PartInputError } from '../../../src/api/errors.js';
 import { audioPart } from '../../../src/api/parts/audio-part.js';
 import { imagePart } from '../../../src/api/parts/image-part.js';
-import { PartInputError } from '../../../src/api/parts/part-input-error.js';
 import { textPart } from '../../../src/api/parts/text-part.js';
 import { videoPart } from '../../../src/api/parts/video-part.js';
 import { createApiTestSetup, jsonBody } from '../../helpers/create-api-test-setup.js';
+import { createFileFixture, type FileFixture } from '../../helpers/file-fixture.js';
 import { gif, jpegHead, mp3, tinyPng, tinyWav, webpHead } from '../../helpers/media-bytes.js';
 
 describe('message part helpers', () => {
+  let fixture: FileFixture;
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-parts-'));
+    fixture = await createFileFixture('svc-parts-');
+    dir = fixture.dir;
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => fixture.remove());
 
   describe('imagePart', () => {
     describe('when given bytes', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
+import { RequestValidationError } from '../../../src/api/errors.js';
 import {
   type ApiTestSetup,
   createApiTestSetup,

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
-import { FileProcessingError } from '../../../src/api/files/file-processing-error.js';
+import { FileProcessingError, RequestValidationError } from '../../../src/api/errors.js';
 import type { FileObject } from '../../../src/api/types/files.js';
-import { APIUserAbortError } from '../../../src/transport/errors/api-error.js';
+import { APIUserAbortError } from '../../../src/transport/errors.js';
 import {
   type ApiTestSetup,
   createApiTestSetup,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
+import { RequestValidationError } from '../../../src/api/errors.js';
 import { SvcClient } from '../../../src/api/svc-client.js';
 import { type Emulator, startEmulator } from '../../../src/emulator/index.js';
 

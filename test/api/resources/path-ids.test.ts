@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
+import { RequestValidationError } from '../../../src/api/errors.js';
 import type { SvcClient } from '../../../src/api/svc-client.js';
 import { fileTools } from '../../../src/tools/built-in/file-tools.js';
 import { knowledgeBaseTools } from '../../../src/tools/built-in/knowledge-base-tools.js';
@@ -33,7 +33,7 @@ async function rejection(run: () => unknown): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-describe('path-segment ids (defect 6)', () => {
+describe('path-segment ids', () => {
   let setup: ApiTestSetup;
   let unvalidated: ApiTestSetup;
   beforeAll(async () => {

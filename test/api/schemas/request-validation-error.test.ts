@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../../src/api/errors/request-validation-error.js';
+import { RequestValidationError } from '../../../src/api/errors.js';
 import { formatIssuePath } from '../../../src/api/schemas/format-issue-path.js';
-import { SvcError } from '../../../src/transport/errors/svc-error.js';
+import { SvcError } from '../../../src/transport/errors.js';
 
 const createError = (codes: Array<'request_params_invalid' | 'unsupported_content_type'>) =>
   new RequestValidationError({

@@ -1,25 +1,28 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatCompletionCreateParams } from '../../../src/api/types/chat.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { Emulator } from '../../../src/emulator/types.js';
+import { createFileFixture, type FileFixture } from '../../helpers/file-fixture.js';
 import { tinyPng, wavOfSeconds } from '../../helpers/media-bytes.js';
 import { runCliInMemory } from '../../helpers/run-cli-in-memory.js';
 
 describe('svc-agents chat request flags', () => {
   let emu: Emulator;
+  let fixture: FileFixture;
   let dir: string;
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0 });
-    dir = await mkdtemp(join(tmpdir(), 'svc-chat-flags-'));
-    await writeFile(join(dir, 'photo.png'), tinyPng());
-    await writeFile(join(dir, 'notes.txt'), 'not an image');
-    await writeFile(join(dir, 'question.wav'), wavOfSeconds(1));
-    await writeFile(
-      join(dir, 'contact.schema.json'),
+    fixture = await createFileFixture('svc-chat-flags-', {
+      'photo.png': tinyPng(),
+      'notes.txt': 'not an image',
+      'question.wav': wavOfSeconds(1),
+    });
+    dir = fixture.dir;
+    await fixture.write(
+      'contact.schema.json',
       JSON.stringify({
         name: 'contact',
         schema: {
@@ -34,7 +37,7 @@ describe('svc-agents chat request flags', () => {
   beforeEach(() => emu.reset());
   afterAll(async () => {
     await emu.close();
-    await rm(dir, { recursive: true, force: true });
+    await fixture.remove();
   });
 
   const chat = (args: string[], input = '') => runCliInMemory(emu, ['chat', ...args], { cwd: dir, input });

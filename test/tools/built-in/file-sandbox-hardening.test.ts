@@ -1,30 +1,31 @@
-import { link, mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { link, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTools } from '../../../src/tools/built-in/file-tools.js';
 import { readInsideRoot } from '../../../src/tools/built-in/resolve-inside-root.js';
+import { createFileFixture, type FileFixture } from '../../helpers/file-fixture.js';
 import { callTool, jsonOf, startToolService, type ToolService } from '../../helpers/start-tool-service.js';
 
 let service: ToolService;
+let fixture: FileFixture;
 let base: string;
 let root: string;
 
 beforeAll(async () => {
   service = await startToolService();
-  base = await realpath(await mkdtemp(path.join(tmpdir(), 'svc-sandbox-')));
-  root = path.join(base, 'work');
+  fixture = await createFileFixture('svc-sandbox-', { 'secret.env': 'TOKEN=hunter2' });
+  base = fixture.dir;
+  root = fixture.path('work');
   await mkdir(root);
-  await writeFile(path.join(base, 'secret.env'), 'TOKEN=hunter2');
   // A hard link inside the root to a file outside it: realpath cannot tell.
   await link(path.join(base, 'secret.env'), path.join(root, 'notes.md'));
 });
 afterAll(async () => {
   await service.close();
-  await rm(base, { recursive: true, force: true });
+  await fixture.remove();
 });
 
-describe('file sandbox (defect 10)', () => {
+describe('file sandbox', () => {
   describe('when a file inside the root is a hard link to one outside', () => {
     it('should refuse it unless the caller opts in', async () => {
       const refused = await callTool(fileTools(service.client, { root }), service.client, 'upload_file', {

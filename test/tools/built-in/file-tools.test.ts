@@ -1,27 +1,29 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTools } from '../../../src/tools/built-in/file-tools.js';
-import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../../src/tools/errors.js';
+import { createFileFixture, type FileFixture } from '../../helpers/file-fixture.js';
 import { callTool, jsonOf, startToolService, type ToolService } from '../../helpers/start-tool-service.js';
 
 let service: ToolService;
+let fixture: FileFixture;
 let base: string;
 let root: string;
 
 beforeAll(async () => {
   service = await startToolService();
-  base = await realpath(await mkdtemp(path.join(tmpdir(), 'svc-file-tools-')));
-  root = path.join(base, 'work');
-  await mkdir(root);
-  await writeFile(path.join(root, 'report.md'), '# Sales\nRevenue grew 12% in Q3.');
-  await writeFile(path.join(base, 'secret.env'), 'TOKEN=hunter2');
+  fixture = await createFileFixture('svc-file-tools-', {
+    'work/report.md': '# Sales\nRevenue grew 12% in Q3.',
+    'secret.env': 'TOKEN=hunter2',
+  });
+  base = fixture.dir;
+  root = fixture.path('work');
   await symlink(path.join(base, 'secret.env'), path.join(root, 'innocent.md'));
 });
 afterAll(async () => {
   await service.close();
-  await rm(base, { recursive: true, force: true });
+  await fixture.remove();
 });
 
 describe('fileTools', () => {

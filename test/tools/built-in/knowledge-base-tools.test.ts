@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeBaseTools } from '../../../src/tools/built-in/knowledge-base-tools.js';
 import { createToolSet } from '../../../src/tools/create-tool-set.js';
-import { ToolDefinitionError } from '../../../src/tools/errors/tool-definition-error.js';
+import { ToolDefinitionError } from '../../../src/tools/errors.js';
 import { executeToolCall } from '../../../src/tools/execute-tool-call.js';
 import { createToolCall } from '../../helpers/create-tool-call.js';
 import { callTool, jsonOf, startToolService, type ToolService } from '../../helpers/start-tool-service.js';

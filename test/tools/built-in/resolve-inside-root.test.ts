@@ -1,23 +1,26 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PathOutsideRootError, resolveInsideRoot } from '../../../src/tools/built-in/resolve-inside-root.js';
+import { resolveInsideRoot } from '../../../src/tools/built-in/resolve-inside-root.js';
+import { PathOutsideRootError } from '../../../src/tools/errors.js';
+import { createFileFixture, type FileFixture } from '../../helpers/file-fixture.js';
 
+let fixture: FileFixture;
 let base: string;
 let root: string;
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), 'svc-tools-')));
-  root = path.join(base, 'root');
-  await mkdir(path.join(root, 'docs'), { recursive: true });
-  await writeFile(path.join(root, 'docs', 'notes.txt'), 'inside');
-  await writeFile(path.join(base, 'secret.txt'), 'outside');
+  fixture = await createFileFixture('svc-tools-', {
+    'root/docs/notes.txt': 'inside',
+    'secret.txt': 'outside',
+  });
+  base = fixture.dir;
+  root = fixture.path('root');
   await symlink(path.join(base, 'secret.txt'), path.join(root, 'link-out.txt'));
   await symlink(path.join(root, 'docs', 'notes.txt'), path.join(root, 'link-in.txt'));
   await symlink(base, path.join(root, 'dir-out'));
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => fixture.remove());
 
 describe('resolveInsideRoot', () => {
   describe('when the path stays inside the root', () => {

@@ -4,7 +4,7 @@ import {
   type SearchKnowledgeBaseOutput,
   searchKnowledgeBaseTool,
 } from '../../../src/tools/built-in/search-knowledge-base.js';
-import { KnowledgeBaseNameError } from '../../../src/tools/errors/knowledge-base-name-error.js';
+import { KnowledgeBaseNameError } from '../../../src/tools/errors.js';
 import { callTool, jsonOf, startToolService, type ToolService } from '../../helpers/start-tool-service.js';
 
 const officeHours =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APIError, createAPIError, InternalServerError } from '../../../src/transport/errors/api-error.js';
+import { APIError, createAPIError, InternalServerError } from '../../../src/transport/errors.js';
 
 describe('createAPIError', () => {
   describe('when the body is the service error shape', () => {

@@ -5,8 +5,8 @@ import {
   APITimeoutError,
   APIUserAbortError,
   RateLimitError,
-} from '../../../src/transport/errors/api-error.js';
-import { SvcError } from '../../../src/transport/errors/svc-error.js';
+  SvcError,
+} from '../../../src/transport/errors.js';
 
 /** Stands in for the same classes loaded from a second copy of the package. */
 function foreignCopy() {

@@ -35,7 +35,7 @@ function charactersTouchedBy(run: () => void): number {
   return touched;
 }
 
-describe('SseDecoder on one long data line (defect 8)', () => {
+describe('SseDecoder on one long data line', () => {
   it('should touch each character of a long \\n-terminated event a bounded number of times', () => {
     const payload = 'x'.repeat(4 * 1024 * 1024);
     const bytes = Buffer.from(`data: ${payload}\n\ndata: [DONE]\n\n`);

@@ -1,6 +1,111 @@
 import { STATUS_CODES } from 'node:http';
-import { type Redact, redactValue } from '../redact-secret.js';
-import { SvcError } from './svc-error.js';
+import { type Redact, redactValue } from './redact-secret.js';
+
+// Every error svc-agents throws, for the transport layer and the families the other layers' errors join
+// (as openai-node's `core/error.ts`): catch a family to handle all its members, or one class for one case.
+//   UserError             the caller's mistakes: bad options, invalid requests, broken tool definitions
+//   ModelBehaviorError    the model's mistakes: bad tool arguments, unknown tools, invalid final output
+//   APIError              the service's errors, by status (BadRequestError, RateLimitError, ...) or no
+//                         usable answer (APIConnectionError, APITimeoutError, APIUserAbortError)
+//   RuntimeConditionError conditions of the running system: stores or queues unreachable, timeouts,
+//                         limits reached, tools that failed or wait for a human
+
+const marker = Symbol.for('svc-agents.error');
+
+/** Base class of every error svc-agents throws; `SvcError.isInstance` holds across duplicated bundles. */
+export class SvcError extends Error {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read with `marker in error` by isInstance
+  private readonly [marker] = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+
+  /**
+   * True when `error` is an svc-agents error of this class (`SvcError.isInstance` for any of them,
+   * `RateLimitError.isInstance` for that subclass), even from another copy of the package.
+   */
+  static isInstance<T extends SvcError>(this: { prototype: T; name: string }, error: unknown): error is T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class the check was called on
+    return isInstanceOfClass(error, this);
+  }
+
+  /** Plain, key-free JSON so errors log cleanly with `JSON.stringify`. */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== 'cause') json[key] = value;
+    }
+    return json;
+  }
+}
+
+/** Marked svc-agents error whose prototype chain holds `cls`, by identity or, across copies, by class name. */
+function isInstanceOfClass(error: unknown, cls: { prototype: unknown; name: string }): boolean {
+  if (typeof error !== 'object' || error === null || !(marker in error)) return false;
+  for (let proto: unknown = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
+    if (
+      proto === cls.prototype ||
+      (proto as { constructor?: { name?: string } }).constructor?.name === cls.name
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The caller's mistake (options, a request, a tool definition, a missing optional package): fixing the
+ * calling code fixes it, so it is never retried.
+ */
+export class UserError extends SvcError {}
+
+/**
+ * The model's mistake (arguments that break a tool's schema, an unknown tool, an answer that breaks the
+ * output schema): inside a run it is shown to the model, which can correct itself.
+ */
+export class ModelBehaviorError extends SvcError {}
+
+/**
+ * A condition of the running system rather than anyone's mistake: a store or queue that cannot be reached,
+ * a tool that failed or timed out, a limit reached. Check the subclass (and `transient` where it has one).
+ */
+export class RuntimeConditionError extends SvcError {}
+
+/** A client option is missing or invalid (e.g. no API key); thrown at construction, before any request. */
+export class ConfigurationError extends UserError {
+  /** The option at fault, e.g. `apiKey`. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(`${option}: ${message}`);
+    this.option = option;
+  }
+}
+
+/**
+ * A feature needs an optional package that is not installed (`ioredis`, `pg`, `bullmq`,
+ * `@modelcontextprotocol/sdk`, `@opentelemetry/api`); the message names it and the command to install it.
+ */
+export class MissingDependencyError extends UserError {
+  /** The package to install, e.g. `ioredis`. */
+  readonly packageName: string;
+  /** What needed it, e.g. `redisStore`. */
+  readonly feature: string;
+  /** The command that installs it, e.g. `npm install ioredis`. */
+  readonly installCommand: string;
+
+  constructor(options: { packageName: string; feature: string; cause?: unknown }) {
+    const installCommand = `npm install ${options.packageName}`;
+    super(`${options.feature} needs the optional package "${options.packageName}": ${installCommand}`, {
+      cause: options.cause,
+    });
+    this.packageName = options.packageName;
+    this.feature = options.feature;
+    this.installCommand = installCommand;
+  }
+}
 
 /** Fields every {@link APIError} carries; the status-specific subclasses take the same shape. */
 export interface APIErrorInit {
