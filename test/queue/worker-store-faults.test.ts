@@ -68,7 +68,12 @@ for (const [index, backend] of queueBackends.entries()) {
       const agent = new Agent({ client, model, tools: transfer.tools });
       await startWith(agent);
       emu.script([toolTurn(['c1', 'fast_lookup'], ['c2', 'slow_transfer']), answer('Checked.')]);
-      const fault = failNextWrite(storeBackend, proxied, chunkContains('FAST-RESULT'));
+      // The run's checkpoint, not the event-log append that carries the same tool result.
+      const fault = failNextWrite(
+        storeBackend,
+        proxied,
+        (chunk) => chunkContains('FAST-RESULT')(chunk) && chunkContains('"status":"running"')(chunk),
+      );
       await queue.enqueue('support', 'Move the money', { runId: 'transfer' });
       await fault;
       // Finished (or resumed) while the first transfer is still running.
