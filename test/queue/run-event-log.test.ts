@@ -122,6 +122,8 @@ for (const backend of queueBackends) {
       const first = await startTheWorker();
       await queue.enqueue('support', 'Wait, then answer', { runId: 'r2' });
       await eventually(async () => release !== undefined, 30_000);
+      // Events reach the log in batches: read it once it holds them up to the running tool's call.
+      await eventually(async () => typesOf(await readLog(ns.store, 'r2')).includes('tool-call'), 15_000);
       const before = await readLog(ns.store, 'r2');
 
       // The first worker goes away mid-tool; its run resumes elsewhere from the checkpoint.
