@@ -414,7 +414,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         // Their writes are refused from now on; wait until their code has returned.
         await Promise.all(current.map(({ settled }) => settled));
       }
-      await worker.close(force);
+      // Not BullMQ's forced close, even when forced: a fetch already under way when the worker paused can
+      // still hand it a job, which `processRun` gives back at once; BullMQ's forced close would not wait for
+      // that and close the connection under it, leaving the job active under this worker's lock until the
+      // stalled check (lockDurationMs) frees it. Our own runs have returned above, so this waits only for
+      // those hand-backs.
+      await worker.close(false);
       await Promise.all([bus.close(), producer?.close(), limits.close()]);
     })();
     return closing;
