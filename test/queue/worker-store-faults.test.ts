@@ -85,6 +85,36 @@ for (const [index, backend] of queueBackends.entries()) {
       expect(toolAnswers(record)).toEqual({ c1: 1, c2: 1 });
     });
 
+    // The event log is best effort for relays: the run record is the truth, and the run goes on without it.
+    it('should complete the run, its tool run once, when the append to its event log fails', async () => {
+      const transfer = createTransferTools();
+      const agent = new Agent({ client, model, tools: transfer.tools });
+      await startWith(agent);
+      emu.script([toolTurn(['c1', 'fast_lookup'], ['c2', 'slow_transfer']), answer('Checked.')]);
+      // The append of the batch holding the lookup's result (the event log's table or key), not a checkpoint.
+      const eventLog = backend.name === 'postgres' ? 'run_events' : 'events:log-fault';
+      const fault = failNextWrite(
+        storeBackend,
+        proxied,
+        (chunk) => chunkContains(eventLog)(chunk) && chunkContains('FAST-RESULT')(chunk),
+      );
+      await queue.enqueue('support', 'Move the money', { runId: 'log-fault' });
+      await fault;
+      transfer.release();
+      const record = await finish('log-fault');
+      expect(record).toMatchObject({ status: 'completed', text: 'Checked.' });
+      expect(transfer.executions).toEqual(['log-fault:0:c2']);
+      expect(toolAnswers(record)).toEqual({ c1: 1, c2: 1 });
+      // The lost batch goes with a later append (the record may be written before it): in the end the log
+      // holds every event once, in order.
+      const readLog = () => proxied.directStore.readRunEvents!('log-fault');
+      await eventually(async () => (await readLog()).at(-1)?.data.includes('"finish"') === true, 15_000);
+      const log = await readLog();
+      expect(log.map((event) => event.id)).toEqual(log.map((_, index) => index));
+      expect(log.at(-1)?.data).toContain('"finish"');
+      expect(log.filter((event) => event.data.includes('FAST-RESULT')).length).toBeGreaterThan(0);
+    });
+
     it('should leave the session and the record with the same answer when the final write fails', async () => {
       const agent = new Agent({ client, model });
       await startWith(agent);
