@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { readCappedNodeBody } from '../transport/read-capped-node-body.js';
 import { EmulatorHttpError } from './errors.js';
 
 // 128 MB storage uploads plus multipart framing.
@@ -60,23 +61,10 @@ export function maxBodyBytes(req: IncomingMessage, control: boolean): number {
 }
 
 /** Reads the body, counting bytes: past `maxBytes` (declared or sent) it stops reading and throws a 413. */
-export function readCappedBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new EmulatorHttpError(413, 'request_too_large', 'Request body too large');
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.pause();
-      reject(tooLarge());
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
+export async function readCappedBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const body = await readCappedNodeBody(req, maxBytes);
+  if (body === undefined) throw new EmulatorHttpError(413, 'request_too_large', 'Request body too large');
+  return body;
 }
 
 /** JSON bodies nest no deeper than this (a JSON Schema of a structured output stays far below it). */

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { readCappedNodeBody } from '../transport/read-capped-node-body.js';
 import { mcpSdk } from './mcp-sdk.js';
 
 /**
@@ -108,7 +109,7 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
     // Read here, capped, rather than by the SDK, which would buffer any size.
     let body: unknown;
     if (req.method === 'POST') {
-      const raw = await readCapped(req, maxBodyBytes);
+      const raw = await readCappedNodeBody(req, maxBodyBytes);
       if (raw === undefined) return reply(res, 413, `body: larger than the limit of ${maxBodyBytes} bytes`);
       try {
         body = JSON.parse(raw.toString('utf8'));
@@ -184,26 +185,6 @@ function refuseHost(req: IncomingMessage, hosts: string[], origins: string[]): s
   const origin = req.headers.origin;
   if (origin !== undefined && !origins.includes(origin)) return `Invalid Origin header: ${origin}`;
   return undefined;
-}
-
-/** The body, or `undefined` once it passes `maxBytes` (declared or sent); reading stops there. */
-function readCapped(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      // Paused, not destroyed: the 413 still has to be written on this connection.
-      req.off('data', onData);
-      req.pause();
-      resolve(undefined);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
 }
 
 function bearerOf(req: IncomingMessage): string {
