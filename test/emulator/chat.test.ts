@@ -287,7 +287,11 @@ describe('emulator chat completions', () => {
       const res = await post('/v1/chat/completions', '{not json');
       expect(res.status).toBe(400);
       expect(res.json()).toEqual({
-        error: { message: 'body: not valid JSON', type: 'request_params_invalid' },
+        error: {
+          message: 'body: not valid JSON',
+          type: 'request_params_invalid',
+          code: 'request_params_invalid',
+        },
       });
     });
 

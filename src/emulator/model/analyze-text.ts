@@ -105,7 +105,7 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
   const quoted = [...text.matchAll(/"([^"]+)"|“([^”]+)”|(?<![\p{L}])'([^']{2,})'(?![\p{L}])/gu)].map((m) =>
     (m[1] ?? m[2] ?? m[3] ?? '').trim(),
   );
-  const emails = [...text.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)].map((m) => m[0]);
+  const emails = [...text.matchAll(/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)].map((m) => m[0]);
   const urls = [...text.matchAll(/https?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/g)].map((m) => m[0]);
   const timeZones = [
     ...text.matchAll(/\b(?:[A-Z][a-z]+\/[A-Z][A-Za-z_]+(?:\/[A-Z][A-Za-z_]+)?|UTC|GMT)\b/g),
@@ -132,7 +132,7 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
   const dates = findDates(text, today, take);
   const times = findTimes(text, take);
   take(/(?<![\w@/.-])(?:[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*)/g);
-  take(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+/g);
+  take(/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+/g);
   const numbers: TextFacts['numbers'] = [];
   for (const m of text.matchAll(/(?<![\p{L}\d.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/gu)) {
     const at = m.index ?? 0;

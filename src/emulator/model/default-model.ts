@@ -5,6 +5,7 @@ import type {
   FunctionToolDefinition,
   RetrievalToolDefinition,
 } from '../../api/types/chat.js';
+import { invalidParams } from '../errors.js';
 import type { Passage } from '../search.js';
 import { truncate } from '../utils.js';
 import { analyzeText } from './analyze-text.js';
@@ -114,12 +115,24 @@ function formatted(
       context,
     });
     const value = filler.fill(schema as Record<string, unknown>);
-    // Never JSON that breaks the schema: a value the request cannot supply is asked for instead.
-    if (!filler.valid)
+    if (filler.valid) return JSON.stringify(value);
+    // JSON mode asks for what the request lacks; a json_schema answer is always JSON valid against the
+    // schema (the caller parses it), so the value is made without the request's words instead.
+    if (format?.type !== 'json_schema')
       return `I cannot answer in the requested format without it: which value should ${filler.unmet[0]} have?`;
-    return JSON.stringify(value);
+    return JSON.stringify(valueWithoutRequest(schema as Record<string, unknown>));
   }
   return reply;
+}
+
+/** A value made from the schema alone (defaults, samples of patterns, bounds); a 400 when none exists. */
+function valueWithoutRequest(schema: Record<string, unknown>): unknown {
+  const filler = new SchemaFiller({ facts: analyzeText('') });
+  const value = filler.fill(schema);
+  if (filler.valid) return value;
+  throw invalidParams(
+    `response_format.json_schema.schema: no value satisfies it at ${filler.unmet[0]} (unsatisfiable, or beyond what the emulator can generate)`,
+  );
 }
 
 function answerFromToolResults(body: ChatCompletionCreateParams): ModelAnswer {
