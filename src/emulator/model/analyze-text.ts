@@ -31,7 +31,33 @@ export interface TextFacts {
   timeZones: string[];
   /** File names and paths (`notes.md`, `docs/guide.pdf`). */
   paths: string[];
+  /** Identifiers written as code: `dark_mode`, `zephyr_docs`. */
+  identifiers: string[];
+  /** Currencies as ISO codes, in order; `amount` when a number stands next to it ("100 USD", "20 dollars"). */
+  currencies: Array<{ code: string; amount: boolean }>;
+  /** Street addresses with their house number: `221B Baker Street`. */
+  streets: string[];
 }
+
+const CURRENCY_WORDS: Record<string, string> = {
+  dollar: 'USD',
+  dollars: 'USD',
+  euro: 'EUR',
+  euros: 'EUR',
+  pound: 'GBP',
+  pounds: 'GBP',
+  sterling: 'GBP',
+  yen: 'JPY',
+  franc: 'CHF',
+  francs: 'CHF',
+  yuan: 'CNY',
+  rupee: 'INR',
+  rupees: 'INR',
+};
+const CURRENCY =
+  /((?<![\d,.])\d[\d,.]*\s*)?\b(USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|INR|SEK|NOK|DKK|dollars?|euros?|pounds?|sterling|yen|francs?|yuan|rupees?)\b(\s*\d)?/gi;
+const STREET =
+  /\b\d+[A-Za-z]?\s+(?:\p{Lu}[\p{L}'-]+\s+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Way|Drive|Dr|Place|Square|Court|Terrace)\b\.?/gu;
 
 const NOT_NAMES = new Set([
   ...MONTHS,
@@ -112,7 +138,7 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
   ].map((m) => m[0]);
   const ids = [
     ...text.matchAll(
-      /(?<![\w@/.-])(?:[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*|(?:file|voice|vs|call)[-_][A-Za-z0-9]{3,}|#\d+)(?![\w@])/g,
+      /(?<![\w@/.-])(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*|(?:file|voice|vs|call)[-_][A-Za-z0-9]{3,}|#\d+)(?![\w@])/gi,
     ),
   ].map((m) => m[0].replace(/^#/, ''));
   const paths = [
@@ -131,7 +157,9 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
   };
   const dates = findDates(text, today, take);
   const times = findTimes(text, take);
-  take(/(?<![\w@/.-])(?:[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*)/g);
+  take(
+    /(?<![\w@/.-])(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*)/gi,
+  );
   take(/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+/g);
   const numbers: TextFacts['numbers'] = [];
   for (const m of text.matchAll(/(?<![\p{L}\d.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/gu)) {
@@ -161,6 +189,12 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
     ids,
     timeZones,
     paths,
+    identifiers: [...text.matchAll(/(?<![\w/.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/.-])/g)].map((m) => m[0]),
+    currencies: [...text.matchAll(CURRENCY)].map((m) => ({
+      code: CURRENCY_WORDS[(m[2] ?? '').toLowerCase()] ?? (m[2] ?? '').toUpperCase(),
+      amount: m[1] !== undefined || m[3] !== undefined,
+    })),
+    streets: [...text.matchAll(STREET)].map((m) => m[0].replace(/\.$/, '')),
   };
   const first = /^\p{Lu}\p{Ll}+(?=[\s,:]|$)/u.exec(text)?.[0];
   const lowerFirst = first?.toLowerCase() ?? '';

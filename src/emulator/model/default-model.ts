@@ -6,6 +6,7 @@ import type {
   RetrievalToolDefinition,
 } from '../../api/types/chat.js';
 import { invalidParams } from '../errors.js';
+import { readImageSize } from '../media/image-size.js';
 import type { Passage } from '../search.js';
 import { truncate } from '../utils.js';
 import { analyzeText } from './analyze-text.js';
@@ -16,7 +17,7 @@ import type { ModelAnswer } from './model-answer.js';
 import { planKnowledgeBaseSearch } from './plan-knowledge-base-search.js';
 import { planToolCalls } from './plan-tool-calls.js';
 import { requestToday } from './request-today.js';
-import { smallTalkReply } from './small-talk.js';
+import { DEMO_ABILITIES, smallTalkReply } from './small-talk.js';
 
 export { truncate } from '../utils.js';
 
@@ -87,12 +88,23 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
     };
   }
 
-  const brief = userText ? smallTalkReply(userText) : undefined;
-  if (brief && !body.response_format) return { content: brief };
-  const reply = userText
-    ? `You said: "${truncate(userText, 500)}". This is the svc emulator's deterministic reply.`
-    : 'I received your message. This is the svc emulator\u2019s deterministic reply.';
+  // Small talk gets a brief answer; anything else it cannot do, one honest answer saying what it can do.
+  const reply = smallTalkReply(userText) ?? describeImages(messages.at(-1)) ?? DEMO_ABILITIES;
   return { content: formatted(reply, body, [], '') };
+}
+
+/** What the demo can tell of the images in a message: their format and size, and that it sees no more. */
+function describeImages(message: ChatMessage | undefined): string | undefined {
+  if (message?.role !== 'user' || !Array.isArray(message.content)) return undefined;
+  const images = message.content.flatMap((part) => (part.type === 'image_url' ? [part.image_url.url] : []));
+  if (images.length === 0) return undefined;
+  const described = images.map((url) => {
+    const data = /^data:image\/(\w+);base64,(.*)$/s.exec(url);
+    if (!data) return `an image at ${truncate(url, 80)}`;
+    const size = readImageSize(Buffer.from(data[2] ?? '', 'base64'));
+    return `a ${size ? `${size.width}x${size.height} ` : ''}${data[1]?.toUpperCase()} image`;
+  });
+  return `I received ${described.join(' and ')}. The svc emulator's demo model reads an image's format and size, not what it shows.`;
 }
 
 /** The reply in the requested format: JSON built from the request (and tool results) when a schema is asked. */

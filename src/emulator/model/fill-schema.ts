@@ -310,6 +310,16 @@ export class SchemaFiller {
   private boolean(schema: Schema, name: string | undefined): Filled {
     const fromRecord = this.recordField(name, (v) => typeof v === 'boolean');
     if (typeof fromRecord === 'boolean') return { value: fromRecord, found: true };
+    // An on/off switch ("enabled", "active"): "Enable dark_mode" is true, "turn off beta_search" false.
+    if (
+      /enable|active|^on$|toggle|state/i.test(name ?? '') ||
+      /\bon or off\b/i.test(String(schema.description))
+    ) {
+      if (/\b(disable|deactivate|(turn|switch)(ed)? off)\b/i.test(this.lower))
+        return { value: false, found: true };
+      if (/\b(enable|activate|(turn|switch)(ed)? on)\b/i.test(this.lower))
+        return { value: true, found: true };
+    }
     const words = contentWords(name ?? '');
     for (const word of words) {
       const at = this.lower.indexOf(word);
