@@ -39,21 +39,11 @@ export interface TextFacts {
   streets: string[];
 }
 
-const CURRENCY_WORDS: Record<string, string> = {
-  dollar: 'USD',
-  dollars: 'USD',
-  euro: 'EUR',
-  euros: 'EUR',
-  pound: 'GBP',
-  pounds: 'GBP',
-  sterling: 'GBP',
-  yen: 'JPY',
-  franc: 'CHF',
-  francs: 'CHF',
-  yuan: 'CNY',
-  rupee: 'INR',
-  rupees: 'INR',
-};
+const CURRENCY_WORDS: Record<string, string> = Object.fromEntries(
+  'dollar=USD dollars=USD euro=EUR euros=EUR pound=GBP pounds=GBP sterling=GBP yen=JPY franc=CHF francs=CHF yuan=CNY rupee=INR rupees=INR'
+    .split(' ')
+    .map((pair) => pair.split('=')),
+);
 const CURRENCY =
   /((?<![\d,.])\d[\d,.]*\s*)?\b(USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|INR|SEK|NOK|DKK|dollars?|euros?|pounds?|sterling|yen|francs?|yuan|rupees?)\b(\s*\d)?/gi;
 const STREET =
@@ -62,21 +52,7 @@ const STREET =
 const NOT_NAMES = new Set([
   ...MONTHS,
   ...WEEKDAYS,
-  'celsius',
-  'fahrenheit',
-  'kelvin',
-  'i',
-  "i'm",
-  'ok',
-  'okay',
-  'thanks',
-  'thank',
-  'hi',
-  'hello',
-  'hey',
-  'yes',
-  'no',
-  'compare',
+  ..."celsius fahrenheit kelvin i i'm ok okay thanks thank hi hello hey yes no compare".split(' '),
 ]);
 // Words that often start a request; a capitalised first word is a name only when it is not one of these.
 const STARTERS = new Set(
@@ -87,43 +63,14 @@ const STARTERS = new Set(
   ).split(' '),
 );
 const CONNECTORS = new Set(['de', 'da', 'do', 'dos', 'del', 'la', 'le', 'von', 'van', 'am', 'upon']);
-const PLACE_PREPOSITIONS = new Set([
-  'in',
-  'at',
-  'for',
-  'from',
-  'to',
-  'near',
-  'of',
-  'around',
-  'à',
-  'en',
-  'em',
-  'nach',
-  'aus',
-  'über',
-  'and',
-  'vs',
-  'versus',
-  'between',
-  'about',
-]);
-const WORD_NUMBERS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  twenty: 20,
-  hundred: 100,
-};
+const PLACE_PREPOSITIONS = new Set(
+  'in at for from to near of around à en em nach aus über and vs versus between about'.split(' '),
+);
+const WORD_NUMBERS: Record<string, number> = Object.fromEntries(
+  'one=1 two=2 three=3 four=4 five=5 six=6 seven=7 eight=8 nine=9 ten=10 eleven=11 twelve=12 twenty=20 hundred=100'
+    .split(' ')
+    .map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])]),
+);
 
 /** Reads a message for argument values. `today` (YYYY-MM-DD) anchors "tomorrow" and weekdays. */
 export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
