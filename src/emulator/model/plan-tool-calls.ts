@@ -90,9 +90,11 @@ function callsFor(
   let variants: TextFacts[] = [facts];
   for (const [key, prop] of Object.entries(properties)) {
     if (!required.has(key) || prop.enum) continue;
-    // "Delete records 17 and 18": an integer id named twice is two calls.
+    // "Delete records 17 and 18": an integer id named twice is two calls, when it is the only number asked.
     if (prop.type === 'integer' && paramKind(key, { ...prop, type: 'string' }) === 'id') {
-      if (own.numbers.length > 1) variants = own.numbers.map((n) => ({ ...facts, numbers: [n] }));
+      const numeric = Object.values(properties).filter((p) => p.type === 'integer' || p.type === 'number');
+      if (own.numbers.length > 1 && numeric.length === 1)
+        variants = own.numbers.map((n) => ({ ...facts, numbers: [n] }));
       break;
     }
     if (prop.type !== 'string') continue;
