@@ -12,8 +12,13 @@ export class EmulatorHttpError extends Error {
 }
 
 /** The service's error body. */
-export function errorBody(message: string, type: string): { error: { message: string; type: string } } {
-  return { error: { message, type } };
+export function errorBody(
+  message: string,
+  type: string,
+): { error: { message: string; type: string; code: string } } {
+  // The service's bodies carry `type`; the spec's error table calls the same value the "code" (HTTP 400,
+  // code `request_params_invalid`), and OpenAI-style SDKs read `error.code`: both name it.
+  return { error: { message, type, code: type } };
 }
 
 /** The error `type` the emulator uses for a status when nothing more specific applies. */

@@ -100,7 +100,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         await pty.waitFor(/you › /);
         const mark = pty.output().length;
         pty.type('Tell me about the roadmap\r');
-        await pty.waitFor(/assistant › .*deterministic reply/, mark);
+        await pty.waitFor(/assistant › .*demo model/, mark);
         expect(pty.output().slice(mark)).toMatch(/\x1b\[2m {2}thinking: \x1b\[22m\x1b\[2mThe user wrote/);
         pty.type('\x03'); // Ctrl-C at the prompt leaves
         expect(await pty.exited).toBe(0);
@@ -128,7 +128,7 @@ describe.skipIf(!hasScript)('svc-agents chat on a terminal', () => {
         mark = pty.output().length;
         pty.type('Tell me about the roadmap again\r');
         // Answered at once: the cancelled request consumed the slow fault.
-        await pty.waitFor(/assistant › .*roadmap again/, mark, 8_000);
+        await pty.waitFor(/assistant › .*demo model/, mark, 8_000);
         pty.type('/exit\r');
         expect(await pty.exited).toBe(0);
       },

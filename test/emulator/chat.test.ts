@@ -219,7 +219,7 @@ describe('emulator chat completions', () => {
       });
       const choice = res.json<ChatCompletion>().choices[0];
       expect(choice?.finish_reason).toBeNull();
-      expect(choice?.message.audio?.transcript).toContain('Say something');
+      expect(choice?.message.audio?.transcript).toContain('demo model');
       const wav = Buffer.from(choice?.message.audio?.data ?? '', 'base64');
       expect(wav.toString('latin1', 0, 4)).toBe('RIFF');
       expect(wav.readUInt32LE(24)).toBe(24_000);
@@ -242,7 +242,7 @@ describe('emulator chat completions', () => {
       const pcm = Buffer.concat(audio.map((a) => Buffer.from(a?.data ?? '', 'base64')));
       expect(pcm.length % 2).toBe(0);
       expect(pcm.length).toBeGreaterThan(24_000);
-      expect(audio.map((a) => a?.transcript).join('')).toContain('Say something');
+      expect(audio.map((a) => a?.transcript).join('')).toContain('demo model');
     });
 
     it('should refuse wav when streaming and unknown voices', async () => {
@@ -287,7 +287,11 @@ describe('emulator chat completions', () => {
       const res = await post('/v1/chat/completions', '{not json');
       expect(res.status).toBe(400);
       expect(res.json()).toEqual({
-        error: { message: 'body: not valid JSON', type: 'request_params_invalid' },
+        error: {
+          message: 'body: not valid JSON',
+          type: 'request_params_invalid',
+          code: 'request_params_invalid',
+        },
       });
     });
 

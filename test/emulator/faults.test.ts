@@ -19,7 +19,9 @@ describe('emulator faults', () => {
     it('should hit only matching requests, as many times as asked', async () => {
       const first = await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/models');
       expect(first.status).toBe(429);
-      expect(first.json()).toEqual({ error: { message: 'Emulated fault', type: 'rate_limit_exceeded' } });
+      expect(first.json()).toEqual({
+        error: { message: 'Emulated fault', type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' },
+      });
       expect((await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/models')).status).toBe(200);
     });
 
@@ -38,7 +40,9 @@ describe('emulator faults', () => {
       const res = await post(chat, { 'x-emulator-fault': 'status=503;retry-after=2;message=Overloaded' });
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('2');
-      expect(res.json()).toEqual({ error: { message: 'Overloaded', type: 'service_unavailable' } });
+      expect(res.json()).toEqual({
+        error: { message: 'Overloaded', type: 'service_unavailable', code: 'service_unavailable' },
+      });
       expect(res.headers['x-trace-id']).toMatch(/^trace-/);
     });
 
@@ -132,7 +136,9 @@ describe('emulator faults', () => {
       for (const key of ['', 'sk-wrong']) {
         const res = await callEmulator(emu.baseURL, key, 'GET', '/v1/models');
         expect(res.status).toBe(401);
-        expect(res.text).toBe('{"error":{"message":"Incorrect API key provided","type":"invalid_api_key"}}');
+        expect(res.text).toBe(
+          '{"error":{"message":"Incorrect API key provided","type":"invalid_api_key","code":"invalid_api_key"}}',
+        );
       }
     });
 
@@ -153,7 +159,7 @@ describe('emulator faults', () => {
       const res = await callEmulator(emu.baseURL, emu.apiKey, 'GET', '/v1/nothing');
       expect(res.status).toBe(404);
       expect(res.json()).toEqual({
-        error: { message: 'Unknown request URL: GET /v1/nothing', type: 'not_found' },
+        error: { message: 'Unknown request URL: GET /v1/nothing', type: 'not_found', code: 'not_found' },
       });
     });
   });

@@ -73,7 +73,11 @@ describe('emulator files and vector stores', () => {
       });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({
-        error: { message: 'file: required (a file part)', type: 'request_params_invalid' },
+        error: {
+          message: 'file: required (a file part)',
+          type: 'request_params_invalid',
+          code: 'request_params_invalid',
+        },
       });
       const json = await post('/v1/files', { purpose: 'storage' });
       expect(json.status).toBe(400);

@@ -19,7 +19,7 @@ describe('emulator with the official openai SDK', () => {
         messages: [{ role: 'user', content: 'Tell me about owls' }],
       });
       expect(completion.object).toBe('chat.completion');
-      expect(completion.choices[0]?.message.content).toContain('Tell me about owls');
+      expect(completion.choices[0]?.message.content).toContain('demo model');
       expect(completion.choices[0]?.finish_reason).toBe('stop');
       expect(completion.usage?.total_tokens).toBe(
         (completion.usage?.prompt_tokens ?? 0) + (completion.usage?.completion_tokens ?? 0),
@@ -38,7 +38,7 @@ describe('emulator with the official openai SDK', () => {
         text += chunk.choices[0]?.delta.content ?? '';
         finishes.push(chunk.choices[0]?.finish_reason);
       }
-      expect(text).toContain('Tell me about owls');
+      expect(text).toContain('demo model');
       expect(finishes.at(-1)).toBe('stop');
       expect(finishes.slice(0, -1).every((f) => f === '')).toBe(true);
     });

@@ -32,7 +32,7 @@ describe('emulator scripted mode', () => {
         arguments: '{"q":1}',
       });
       const second = (await post(chat)).json<ChatCompletion>();
-      expect(second.choices[0]?.message.content).toBe('Hello! How can I help you today?');
+      expect(second.choices[0]?.message.content).toBe('Hello! What can I do for you?');
     });
 
     it('should render it as an observed-shape stream for a streamed request', async () => {

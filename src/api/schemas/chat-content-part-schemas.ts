@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAnimatedGif } from '../parts/detect-media-format.js';
 import { dataUriProblem, isHttpUrl, ruleError } from './field-rules.js';
 
 const imageFormats = {
@@ -14,7 +15,12 @@ export function imageUrlProblem(url: string): string | undefined {
   if (!url.startsWith('data:')) {
     return 'must be an http(s) address or a data:image/<jpg|jpeg|png|webp|gif>;base64,... URI';
   }
-  return dataUriProblem(url, imageFormats);
+  const problem = dataUriProblem(url, imageFormats);
+  if (problem !== undefined) return problem;
+  // The spec allows "static gif" only: an animation's looping extension sits in its first bytes.
+  if (/^data:image\/gif;/i.test(url) && isAnimatedGif(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')))
+    return 'an animated GIF is not supported; the service takes static GIF images only';
+  return undefined;
 }
 
 /** An image address: http(s) or a base64 image data URI of a supported format. */

@@ -38,24 +38,17 @@ export const assistantToolCallSchema = z
     }
   });
 
-/** An assistant message; it needs content unless it carries tool calls. */
-export const assistantMessageSchema = z
-  .object({
-    role: z.literal('assistant'),
-    content: z.string().nullable().optional(),
-    tool_calls: z.array(assistantToolCallSchema).optional(),
-    reasoning: z.string().optional(),
-    reasoning_content: z.string().optional(),
-  })
-  .superRefine((message, ctx) => {
-    if (message.content == null && (message.tool_calls === undefined || message.tool_calls.length === 0)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'required for role "assistant" without tool_calls',
-        path: ['content'],
-      });
-    }
-  });
+/**
+ * An assistant message. The spec types its `content` as "string or null" and sets no rule tying a null
+ * content to `tool_calls`, so a history turn with `content: null` and no calls is accepted as written.
+ */
+export const assistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  content: z.string().nullable().optional(),
+  tool_calls: z.array(assistantToolCallSchema).optional(),
+  reasoning: z.string().optional(),
+  reasoning_content: z.string().optional(),
+});
 
 /** A tool message answering the call with the same `tool_call_id`. */
 export const toolMessageSchema = z.object({

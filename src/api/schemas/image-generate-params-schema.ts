@@ -41,7 +41,11 @@ export const imageGenerateParamsSchema = z.object({
   size: z.enum(imageSizes).optional(),
   n: z.literal(1, { error: 'only 1 image per call is supported' }).optional(),
   response_format: z.enum(['b64_json', 'url']).optional(),
-  seed: integerBetween(0).optional(),
+  // The spec: "seed | integer | omitted or 0 means a system-generated seed"; it gives no bound.
+  seed: z
+    .number({ error: 'must be an integer' })
+    .refine(Number.isInteger, { error: 'must be an integer' })
+    .optional(),
   steps: integerBetween(1, 100).optional(),
   cfg_scale: numberBetween(1, 10).optional(),
   style_reference: z

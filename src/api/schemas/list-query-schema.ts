@@ -4,7 +4,10 @@ import { validateWithSchema } from './validate-with-schema.js';
 
 /** Cursor-list query: `limit` 1-100, `order` asc|desc, `before`/`after` cursor ids. */
 export const listQuerySchema = z.object({
-  limit: integerBetween(1, 100).optional(),
+  // The spec: "limit | integer (documented as string) | 1 to 100": a query string carries "20" as well as 20.
+  limit: z
+    .union([integerBetween(1, 100), z.string().regex(/^\d+$/).transform(Number).pipe(integerBetween(1, 100))])
+    .optional(),
   order: z.enum(['asc', 'desc']).optional(),
   before: z.string().optional(),
   after: z.string().optional(),

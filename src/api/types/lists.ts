@@ -16,7 +16,7 @@ export interface CursorPageResponse<T> {
 /** Query of every cursor-paginated list: `limit` 1-100 (default 20), `order` by creation time, cursor ids. */
 export interface CursorPageQuery {
   /** Items per page, 1 to 100. @default 20 */
-  limit?: number;
+  limit?: number | `${number}`;
   /** `asc` oldest first, `desc` newest first. @default 'desc' */
   order?: 'asc' | 'desc';
   /** Return items before this id. */

@@ -31,26 +31,28 @@ export interface TextFacts {
   timeZones: string[];
   /** File names and paths (`notes.md`, `docs/guide.pdf`). */
   paths: string[];
+  /** Identifiers written as code: `dark_mode`, `zephyr_docs`. */
+  identifiers: string[];
+  /** Currencies as ISO codes, in order; `amount` when a number stands next to it ("100 USD", "20 dollars"). */
+  currencies: Array<{ code: string; amount: boolean }>;
+  /** Street addresses with their house number: `221B Baker Street`. */
+  streets: string[];
 }
+
+const CURRENCY_WORDS: Record<string, string> = Object.fromEntries(
+  'dollar=USD dollars=USD euro=EUR euros=EUR pound=GBP pounds=GBP sterling=GBP yen=JPY franc=CHF francs=CHF yuan=CNY rupee=INR rupees=INR'
+    .split(' ')
+    .map((pair) => pair.split('=')),
+);
+const CURRENCY =
+  /((?<![\d,.])\d[\d,.]*\s*)?\b(USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|INR|SEK|NOK|DKK|dollars?|euros?|pounds?|sterling|yen|francs?|yuan|rupees?)\b(\s*\d)?/gi;
+const STREET =
+  /\b\d+[A-Za-z]?\s+(?:\p{Lu}[\p{L}'-]+\s+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Way|Drive|Dr|Place|Square|Court|Terrace)\b\.?/gu;
 
 const NOT_NAMES = new Set([
   ...MONTHS,
   ...WEEKDAYS,
-  'celsius',
-  'fahrenheit',
-  'kelvin',
-  'i',
-  "i'm",
-  'ok',
-  'okay',
-  'thanks',
-  'thank',
-  'hi',
-  'hello',
-  'hey',
-  'yes',
-  'no',
-  'compare',
+  ..."celsius fahrenheit kelvin i i'm ok okay thanks thank hi hello hey yes no compare".split(' '),
 ]);
 // Words that often start a request; a capitalised first word is a name only when it is not one of these.
 const STARTERS = new Set(
@@ -61,43 +63,14 @@ const STARTERS = new Set(
   ).split(' '),
 );
 const CONNECTORS = new Set(['de', 'da', 'do', 'dos', 'del', 'la', 'le', 'von', 'van', 'am', 'upon']);
-const PLACE_PREPOSITIONS = new Set([
-  'in',
-  'at',
-  'for',
-  'from',
-  'to',
-  'near',
-  'of',
-  'around',
-  'à',
-  'en',
-  'em',
-  'nach',
-  'aus',
-  'über',
-  'and',
-  'vs',
-  'versus',
-  'between',
-  'about',
-]);
-const WORD_NUMBERS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  twenty: 20,
-  hundred: 100,
-};
+const PLACE_PREPOSITIONS = new Set(
+  'in at for from to near of around à en em nach aus über and vs versus between about'.split(' '),
+);
+const WORD_NUMBERS: Record<string, number> = Object.fromEntries(
+  'one=1 two=2 three=3 four=4 five=5 six=6 seven=7 eight=8 nine=9 ten=10 eleven=11 twelve=12 twenty=20 hundred=100'
+    .split(' ')
+    .map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])]),
+);
 
 /** Reads a message for argument values. `today` (YYYY-MM-DD) anchors "tomorrow" and weekdays. */
 export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
@@ -105,14 +78,14 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
   const quoted = [...text.matchAll(/"([^"]+)"|“([^”]+)”|(?<![\p{L}])'([^']{2,})'(?![\p{L}])/gu)].map((m) =>
     (m[1] ?? m[2] ?? m[3] ?? '').trim(),
   );
-  const emails = [...text.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)].map((m) => m[0]);
+  const emails = [...text.matchAll(/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)].map((m) => m[0]);
   const urls = [...text.matchAll(/https?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/g)].map((m) => m[0]);
   const timeZones = [
     ...text.matchAll(/\b(?:[A-Z][a-z]+\/[A-Z][A-Za-z_]+(?:\/[A-Z][A-Za-z_]+)?|UTC|GMT)\b/g),
   ].map((m) => m[0]);
   const ids = [
     ...text.matchAll(
-      /(?<![\w@/.-])(?:[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*|(?:file|voice|vs|call)[-_][A-Za-z0-9]{3,}|#\d+)(?![\w@])/g,
+      /(?<![\w@/.-])(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*|(?:file|voice|vs|call)[-_][A-Za-z0-9]{3,}|#\d+)(?![\w@])/gi,
     ),
   ].map((m) => m[0].replace(/^#/, ''));
   const paths = [
@@ -131,8 +104,10 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
   };
   const dates = findDates(text, today, take);
   const times = findTimes(text, take);
-  take(/(?<![\w@/.-])(?:[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*)/g);
-  take(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+/g);
+  take(
+    /(?<![\w@/.-])(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[A-Za-z]+[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*)/gi,
+  );
+  take(/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+/g);
   const numbers: TextFacts['numbers'] = [];
   for (const m of text.matchAll(/(?<![\p{L}\d.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/gu)) {
     const at = m.index ?? 0;
@@ -161,6 +136,12 @@ export function analyzeText(input: string, today = REFERENCE_TODAY): TextFacts {
     ids,
     timeZones,
     paths,
+    identifiers: [...text.matchAll(/(?<![\w/.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/.-])/g)].map((m) => m[0]),
+    currencies: [...text.matchAll(CURRENCY)].map((m) => ({
+      code: CURRENCY_WORDS[(m[2] ?? '').toLowerCase()] ?? (m[2] ?? '').toUpperCase(),
+      amount: m[1] !== undefined || m[3] !== undefined,
+    })),
+    streets: [...text.matchAll(STREET)].map((m) => m[0].replace(/\.$/, '')),
   };
   const first = /^\p{Lu}\p{Ll}+(?=[\s,:]|$)/u.exec(text)?.[0];
   const lowerFirst = first?.toLowerCase() ?? '';

@@ -1,5 +1,5 @@
 import { matchesJsonType } from '../../tools/validate-json-schema.js';
-import { resolve, type Schema, typeOf } from './schema-utils.js';
+import { arrayShape, resolve, type Schema, typeOf } from './schema-utils.js';
 
 // The emulator's own check of what it produces against the schema it was given: the keywords a tool or
 // a structured output uses (type, enum, const, string length, pattern, format, number bounds, multipleOf,
@@ -39,8 +39,13 @@ export function isKnownFormat(format: unknown): format is string {
 }
 
 /** True when `value` satisfies `schema` (local `$ref`s resolved against `root`). */
-export function checkValue(value: unknown, raw: Schema, root: Schema = raw): boolean {
+export function checkValue(
+  value: unknown,
+  raw: Schema | boolean,
+  root: Schema = typeof raw === 'object' ? raw : {},
+): boolean {
   const schema = resolve(raw, root);
+  if (schema.not !== undefined && checkValue(value, schema.not as Schema | boolean, root)) return false;
   if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) return false;
   if (Array.isArray(schema.enum) && !schema.enum.some((m) => JSON.stringify(m) === JSON.stringify(value)))
     return false;
@@ -78,6 +83,9 @@ function checkString(value: string, schema: Schema): boolean {
   if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
   if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
   if (typeof schema.pattern === 'string') {
+    // A pattern with a quantified group holding a quantifier (`^(a+)+$`) backtracks exponentially on a
+    // long near-miss: such a value is not tested and counts as no match (the filler then samples one).
+    if (value.length > MAX_BACKTRACKING_TEST && nestsQuantifiers(schema.pattern)) return false;
     try {
       if (!new RegExp(schema.pattern, 'u').test(value)) return false;
     } catch {
@@ -86,6 +94,36 @@ function checkString(value: string, schema: Schema): boolean {
   }
   if (isKnownFormat(schema.format) && !FORMATS[schema.format]!(value)) return false;
   return true;
+}
+
+/** Longest value tested against a pattern that may backtrack exponentially (2^20 steps stay fast). */
+const MAX_BACKTRACKING_TEST = 20;
+
+/** True when a group that contains a quantifier is itself quantified: `(a+)+`, `(\\w*)*`, `(a|b+){2,}`. */
+export function nestsQuantifiers(pattern: string): boolean {
+  const groups: boolean[] = [];
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') groups.push(false);
+    else if (c === ')') {
+      const quantifiedInside = groups.pop() ?? false;
+      const next = pattern[i + 1];
+      const quantified = next === '+' || next === '*' || next === '{';
+      if (quantifiedInside && quantified) return true;
+      if (quantifiedInside || quantified) groups[groups.length - 1] = true;
+    } else if ((c === '+' || c === '*' || c === '{') && groups.length > 0) groups[groups.length - 1] = true;
+  }
+  return false;
 }
 
 function checkNumber(value: number, schema: Schema): boolean {
@@ -102,18 +140,19 @@ function checkArray(value: unknown[], schema: Schema, root: Schema): boolean {
   if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return false;
   if (schema.uniqueItems === true && new Set(value.map((v) => JSON.stringify(v))).size !== value.length)
     return false;
-  const items = schema.items as Schema | undefined;
-  return items === undefined || typeof items !== 'object' || value.every((v) => checkValue(v, items, root));
+  const { prefix, rest } = arrayShape(schema, root);
+  return value.every((v, i) => checkValue(v, prefix[i] ?? rest, root));
 }
 
 function checkObject(value: Record<string, unknown>, schema: Schema, root: Schema): boolean {
-  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const properties = (schema.properties ?? {}) as Record<string, Schema | boolean>;
   for (const key of (schema.required as string[] | undefined) ?? []) if (!(key in value)) return false;
   for (const [key, v] of Object.entries(value)) {
-    const prop = properties[key];
-    if (prop) {
+    const prop = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    const additional = schema.additionalProperties as Schema | boolean | undefined;
+    if (prop !== undefined) {
       if (!checkValue(v, prop, root)) return false;
-    } else if (schema.additionalProperties === false) return false;
+    } else if (additional !== undefined && !checkValue(v, additional, root)) return false;
   }
   if (typeOf(schema) === 'object' && typeof schema.minProperties === 'number')
     return Object.keys(value).length >= schema.minProperties;

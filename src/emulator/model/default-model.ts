@@ -5,6 +5,8 @@ import type {
   FunctionToolDefinition,
   RetrievalToolDefinition,
 } from '../../api/types/chat.js';
+import { invalidParams } from '../errors.js';
+import { readImageSize } from '../media/image-size.js';
 import type { Passage } from '../search.js';
 import { truncate } from '../utils.js';
 import { analyzeText } from './analyze-text.js';
@@ -15,7 +17,7 @@ import type { ModelAnswer } from './model-answer.js';
 import { planKnowledgeBaseSearch } from './plan-knowledge-base-search.js';
 import { planToolCalls } from './plan-tool-calls.js';
 import { requestToday } from './request-today.js';
-import { smallTalkReply } from './small-talk.js';
+import { DEMO_ABILITIES, smallTalkReply } from './small-talk.js';
 
 export { truncate } from '../utils.js';
 
@@ -86,12 +88,23 @@ export function runDefaultModel(body: ChatCompletionCreateParams, env: ModelEnvi
     };
   }
 
-  const brief = userText ? smallTalkReply(userText) : undefined;
-  if (brief && !body.response_format) return { content: brief };
-  const reply = userText
-    ? `You said: "${truncate(userText, 500)}". This is the svc emulator's deterministic reply.`
-    : 'I received your message. This is the svc emulator\u2019s deterministic reply.';
+  // Small talk gets a brief answer; anything else it cannot do, one honest answer saying what it can do.
+  const reply = smallTalkReply(userText) ?? describeImages(messages.at(-1)) ?? DEMO_ABILITIES;
   return { content: formatted(reply, body, [], '') };
+}
+
+/** What the demo can tell of the images in a message: their format and size, and that it sees no more. */
+function describeImages(message: ChatMessage | undefined): string | undefined {
+  if (message?.role !== 'user' || !Array.isArray(message.content)) return undefined;
+  const images = message.content.flatMap((part) => (part.type === 'image_url' ? [part.image_url.url] : []));
+  if (images.length === 0) return undefined;
+  const described = images.map((url) => {
+    const data = /^data:image\/(\w+);base64,(.*)$/s.exec(url);
+    if (!data) return `an image at ${truncate(url, 80)}`;
+    const size = readImageSize(Buffer.from(data[2] ?? '', 'base64'));
+    return `a ${size ? `${size.width}x${size.height} ` : ''}${data[1]?.toUpperCase()} image`;
+  });
+  return `I received ${described.join(' and ')}. The svc emulator's demo model reads an image's format and size, not what it shows.`;
 }
 
 /** The reply in the requested format: JSON built from the request (and tool results) when a schema is asked. */
@@ -114,12 +127,24 @@ function formatted(
       context,
     });
     const value = filler.fill(schema as Record<string, unknown>);
-    // Never JSON that breaks the schema: a value the request cannot supply is asked for instead.
-    if (!filler.valid)
+    if (filler.valid) return JSON.stringify(value);
+    // JSON mode asks for what the request lacks; a json_schema answer is always JSON valid against the
+    // schema (the caller parses it), so the value is made without the request's words instead.
+    if (format?.type !== 'json_schema')
       return `I cannot answer in the requested format without it: which value should ${filler.unmet[0]} have?`;
-    return JSON.stringify(value);
+    return JSON.stringify(valueWithoutRequest(schema as Record<string, unknown>));
   }
   return reply;
+}
+
+/** A value made from the schema alone (defaults, samples of patterns, bounds); a 400 when none exists. */
+function valueWithoutRequest(schema: Record<string, unknown>): unknown {
+  const filler = new SchemaFiller({ facts: analyzeText('') });
+  const value = filler.fill(schema);
+  if (filler.valid) return value;
+  throw invalidParams(
+    `response_format.json_schema.schema: no value satisfies it at ${filler.unmet[0]} (unsatisfiable, or beyond what the emulator can generate)`,
+  );
 }
 
 function answerFromToolResults(body: ChatCompletionCreateParams): ModelAnswer {

@@ -9,19 +9,7 @@ export interface ToolExchange {
   content: string;
 }
 
-const VERBS = new Set([
-  'get',
-  'fetch',
-  'lookup',
-  'look',
-  'find',
-  'search',
-  'read',
-  'check',
-  'query',
-  'retrieve',
-  'show',
-]);
+const VERBS = new Set('get fetch lookup look find search read check query retrieve show'.split(' '));
 
 /**
  * An assistant's reply to tool results: one sentence per call with its values and units ("The weather in

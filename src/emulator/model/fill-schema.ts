@@ -1,3 +1,4 @@
+import { EmulatorHttpError } from '../errors.js';
 import type { TextFacts } from './analyze-text.js';
 import { checkValue } from './check-value.js';
 import { conformNumber, conformString } from './conform-value.js';
@@ -5,10 +6,20 @@ import { ENUM_LEXICON, NEUTRAL_MEMBERS } from './enum-lexicon.js';
 import { extractArithmetics } from './extract-arithmetic.js';
 import { fillString, type MissingParam } from './fill-string.js';
 import { paramKind } from './param-kind.js';
-import { clamp, resolve, type Schema, typeOf } from './schema-utils.js';
+import { acceptsNothing, arrayShape, clamp, resolve, type Schema, typeOf } from './schema-utils.js';
 import { cueIn, escapeRegExp, mentions, position } from './text-match.js';
 import { ValuePools } from './value-pools.js';
 import { contentWords } from './words.js';
+
+/**
+ * Nesting past which the filler makes only what the schema requires: a recursive `$ref` (a tree with
+ * optional children, a nullable linked list) then ends in a leaf instead of recursing forever.
+ */
+const REQUIRED_ONLY_DEPTH = 4;
+/** Nesting at which a schema whose required parts never end is refused (a `$ref` cycle with no leaf). */
+const MAX_DEPTH = 64;
+/** Values one answer may hold: nested `minItems` multiply, so a tiny schema can ask for billions. */
+export const MAX_FILLED_VALUES = 20_000;
 
 /** What values are filled from. */
 export interface FillSource {
@@ -53,7 +64,7 @@ export class SchemaFiller {
    * question instead of sending an invalid value.
    */
   fill(schema: Schema): unknown {
-    const { value } = this.build(schema, schema, undefined, true);
+    const { value } = this.build(schema, schema, undefined, true, 0);
     if (this.unmet.length === 0 && !checkValue(value, schema)) this.unmet.push('value');
     return value;
   }
@@ -63,12 +74,25 @@ export class SchemaFiller {
     return this.unmet.length === 0;
   }
 
-  private build(raw: Schema, root: Schema, name: string | undefined, required: boolean): Filled {
+  private filled = 0;
+
+  private build(
+    raw: Schema | boolean,
+    root: Schema,
+    name: string | undefined,
+    required: boolean,
+    depth: number,
+  ): Filled {
     const schema = resolve(raw, root);
+    if (++this.filled > MAX_FILLED_VALUES) throw tooLarge(`more than ${MAX_FILLED_VALUES} values`);
+    if (depth > MAX_DEPTH) throw tooLarge(`nesting deeper than ${MAX_DEPTH} levels`);
+    if (acceptsNothing(schema)) return this.unmetValue(null, name, schema, required);
     if ('const' in schema) return { value: schema.const, found: true };
     const variants = (schema.anyOf ?? schema.oneOf ?? schema.allOf) as Schema[] | undefined;
     if (Array.isArray(variants) && variants.length > 0) {
-      const chosen = variants.find((v) => resolve(v, root).type !== 'null') ?? variants[0]!;
+      // Deep in a recursive schema the `null` branch ends the recursion; above it, a real value.
+      const wantNull = depth > REQUIRED_ONLY_DEPTH;
+      const chosen = variants.find((v) => (resolve(v, root).type === 'null') === wantNull) ?? variants[0]!;
       const merged = {
         ...schema,
         anyOf: undefined,
@@ -76,14 +100,14 @@ export class SchemaFiller {
         allOf: undefined,
         ...resolve(chosen, root),
       };
-      return this.build(merged, root, name, required);
+      return this.build(merged, root, name, required, depth);
     }
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return this.member(schema, name);
     switch (typeOf(schema)) {
       case 'object':
-        return { value: this.object(schema, root), found: true };
+        return { value: this.object(schema, root, depth), found: true };
       case 'array':
-        return this.array(schema, root, name, required);
+        return this.array(schema, root, name, required, depth);
       case 'number':
       case 'integer':
         return this.number(schema, name);
@@ -96,15 +120,16 @@ export class SchemaFiller {
     }
   }
 
-  private object(schema: Schema, root: Schema): Record<string, unknown> {
-    const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  private object(schema: Schema, root: Schema, depth: number): Record<string, unknown> {
+    const properties = (schema.properties ?? {}) as Record<string, Schema | boolean>;
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const out: Record<string, unknown> = {};
     for (const [key, prop] of Object.entries(properties)) {
+      if (!required.has(key) && (prop === false || depth >= REQUIRED_ONLY_DEPTH)) continue;
       const isRequired = required.has(key) || !this.options.onlyFound;
       const unmetBefore = this.unmet.length;
       const missingBefore = this.missing.length;
-      const filled = this.build(prop, root, key, required.has(key));
+      const filled = this.build(prop, root, key, required.has(key), depth + 1);
       // An optional value that could not be made valid is left out rather than sent broken.
       if ((filled.invalid || this.unmet.length > unmetBefore) && !required.has(key)) {
         this.unmet.length = unmetBefore;
@@ -116,10 +141,20 @@ export class SchemaFiller {
     return out;
   }
 
-  private array(schema: Schema, root: Schema, name: string | undefined, required: boolean): Filled {
-    const items = resolve((schema.items as Schema | undefined) ?? { type: 'string' }, root);
-    const min = Math.max(1, Number(schema.minItems ?? 1));
-    const max = typeof schema.maxItems === 'number' ? schema.maxItems : 5;
+  private array(
+    schema: Schema,
+    root: Schema,
+    name: string | undefined,
+    required: boolean,
+    depth: number,
+  ): Filled {
+    const { prefix, rest } = arrayShape(schema, root);
+    const items = schema.items === undefined && prefix.length === 0 ? { type: 'string' } : rest;
+    const minItems = Number(schema.minItems ?? 0);
+    const max = Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 5, Math.max(5, minItems));
+    // One item shows the shape; deep in a recursive schema, or where no item is allowed, only the minimum.
+    const min = depth >= REQUIRED_ONLY_DEPTH || acceptsNothing(items) ? minItems : Math.max(1, minItems);
+    if (prefix.length > 0) return this.tuple(schema, root, name, required, depth, prefix, items, min);
     const kind = paramKind(name ?? '', { ...items, description: items.description ?? schema.description });
     const out: unknown[] = [];
     let found = false;
@@ -130,7 +165,8 @@ export class SchemaFiller {
     ) {
       const pool =
         kind === 'place' ? this.source.facts.places : kind === 'id' ? this.source.facts.ids : this.keywords();
-      for (const value of pool.slice(0, max)) out.push(value);
+      // Only request words the items accept: "the" is no `^[a-z]+\.[a-z]+$`.
+      for (const value of pool) if (out.length < max && checkValue(value, items, root)) out.push(value);
       found = out.length > 0;
     }
     // A pool may hold more values than the items allow, or the same one twice.
@@ -140,7 +176,7 @@ export class SchemaFiller {
       : out;
     kept.splice(max);
     for (let attempts = 0; kept.length < min && attempts < min + 5; attempts++) {
-      const item = this.build(items, root, name, required);
+      const item = this.build(items, root, name, required, depth + 1);
       found ||= item.found;
       const taken = (v: unknown) => kept.some((w) => JSON.stringify(w) === JSON.stringify(v));
       if (unique && taken(item.value)) {
@@ -153,6 +189,32 @@ export class SchemaFiller {
     }
     if (!checkValue(kept, schema, root)) return this.unmetValue(kept, name, schema, required);
     return { value: kept, found };
+  }
+
+  /** A tuple: each position from its own schema, then items from `rest` up to the minimum count. */
+  private tuple(
+    schema: Schema,
+    root: Schema,
+    name: string | undefined,
+    required: boolean,
+    depth: number,
+    prefix: Schema[],
+    rest: Schema,
+    min: number,
+  ): Filled {
+    const out: unknown[] = [];
+    let found = false;
+    const count = Math.max(
+      Math.min(prefix.length, typeof schema.maxItems === 'number' ? schema.maxItems : prefix.length),
+      min,
+    );
+    for (let i = 0; i < count; i++) {
+      const item = this.build(prefix[i] ?? rest, root, name, required, depth + 1);
+      found ||= item.found;
+      out.push(item.value);
+    }
+    if (!checkValue(out, schema, root)) return this.unmetValue(out, name, schema, required);
+    return { value: out, found };
   }
 
   private member(schema: Schema, name: string | undefined): Filled {
@@ -248,6 +310,16 @@ export class SchemaFiller {
   private boolean(schema: Schema, name: string | undefined): Filled {
     const fromRecord = this.recordField(name, (v) => typeof v === 'boolean');
     if (typeof fromRecord === 'boolean') return { value: fromRecord, found: true };
+    // An on/off switch ("enabled", "active"): "Enable dark_mode" is true, "turn off beta_search" false.
+    if (
+      /enable|active|^on$|toggle|state/i.test(name ?? '') ||
+      /\bon or off\b/i.test(String(schema.description))
+    ) {
+      if (/\b(disable|deactivate|(turn|switch)(ed)? off)\b/i.test(this.lower))
+        return { value: false, found: true };
+      if (/\b(enable|activate|(turn|switch)(ed)? on)\b/i.test(this.lower))
+        return { value: true, found: true };
+    }
     const words = contentWords(name ?? '');
     for (const word of words) {
       const at = this.lower.indexOf(word);
@@ -323,6 +395,14 @@ interface Filled {
   found: boolean;
   /** No value valid against the schema could be made. */
   invalid?: boolean;
+}
+
+function tooLarge(what: string): EmulatorHttpError {
+  return new EmulatorHttpError(
+    400,
+    'request_params_invalid',
+    `body: the schema asks for ${what}; the emulator bounds the work of one answer`,
+  );
 }
 
 /** The rule a value must follow, for the question asked when none could be made. */

@@ -91,6 +91,12 @@ export function fillString(
     case 'path':
       value = pools.next('path', facts.paths) ?? pools.next('quoted', facts.quoted);
       break;
+    case 'currency':
+      value = currencyFor(name ?? '', schema, facts, pools);
+      break;
+    case 'street':
+      value = pools.next('street', facts.streets) ?? pools.next('place', facts.places);
+      break;
     case 'freetext':
       value = facts.quoted[0] ?? withoutToolPhrase(stripRequest(facts.text), fill.context);
       break;
@@ -109,16 +115,20 @@ export function fillString(
       value =
         (typeof fromRecord === 'string' ? fromRecord : undefined) ??
         pools.next('quoted', facts.quoted) ??
+        pools.next('identifier', facts.identifiers) ??
         calledName(facts.text) ??
         pools.next('name', facts.names) ??
-        facts.leadingName;
+        facts.leadingName ??
+        (fill.onlyFound ? objectOfRequest(facts.text, fill.context) : undefined);
       break;
     default:
       value =
         (typeof fromRecord === 'string' ? fromRecord : undefined) ??
         pools.next('quoted', facts.quoted) ??
+        pools.next('identifier', facts.identifiers) ??
         calledName(facts.text) ??
-        pools.next('name', facts.names);
+        pools.next('name', facts.names) ??
+        (fill.onlyFound ? objectOfRequest(facts.text, fill.context) : undefined);
   }
   if (value && STOP_WORDS.has(value.toLowerCase())) value = undefined;
   const found = value !== undefined && value !== '';
@@ -152,8 +162,7 @@ function idNamedFor(name: string | undefined, facts: TextFacts, pools: ValuePool
     `\\b${words.map(escapeRegExp).join('\\w*\\s+')}\\w*\\s*(?:id\\s*)?[:#]?\\s*([\\w-]+)`,
     'i',
   ).exec(facts.text)?.[1];
-  if (!after) return undefined;
-  if (facts.ids.includes(after) && !pools.isUsed('id', after)) {
+  if (after && facts.ids.includes(after) && !pools.isUsed('id', after)) {
     pools.use('id', after);
     return after;
   }
@@ -164,7 +173,62 @@ function idNamedFor(name: string | undefined, facts: TextFacts, pools: ValuePool
     pools.use('number', String(number.at));
     return after;
   }
-  return undefined;
+  return idNearestTo(words, facts, pools);
+}
+
+/**
+ * The currency a parameter names: the source is the one written with the amount ("100 USD", "50 GBP"),
+ * the target the other one ("How many euros is 50 GBP?" converts GBP to EUR).
+ */
+function currencyFor(name: string, schema: Schema, facts: TextFacts, pools: ValuePools): string | undefined {
+  const role = `${name} ${String(schema.description ?? '')}`.toLowerCase();
+  const target = /\b(to|target|into|quote)\b/.test(role) && !/\b(from|source|base)\b/.test(role);
+  const ordered = [...facts.currencies].sort((a, b) => Number(b.amount) - Number(a.amount));
+  const codes = [...new Set(ordered.map((c) => c.code))];
+  const picked = target ? codes.find((c, i) => i > 0 && !pools.isUsed('currency', c)) : codes[0];
+  const value = picked ?? codes.find((c) => !pools.isUsed('currency', c));
+  if (value) pools.use('currency', value);
+  return value;
+}
+
+/**
+ * What a request acts on, for a plain string parameter: the last run of its words that neither the tool's
+ * name and description nor common words explain ("Order 3 bananas" gives `bananas` to `create_order`).
+ */
+function objectOfRequest(text: string, context: string | undefined): string | undefined {
+  const known = new Set(contentWords(context ?? ''));
+  const runs: string[][] = [[]];
+  for (const word of text.match(/[\p{L}][\p{L}'-]*|\S/gu) ?? []) {
+    const [stemmed] = contentWords(word);
+    if (stemmed && !known.has(stemmed) && !REQUEST_WORDS.has(stemmed)) runs.at(-1)!.push(word);
+    else if (runs.at(-1)!.length > 0) runs.push([]);
+  }
+  const last = runs.filter((run) => run.length > 0).at(-1);
+  return last?.join(' ');
+}
+
+/** Words that ask rather than name a thing: "Yes, please order", "Do we have". */
+const REQUEST_WORDS = new Set(contentWords('yes okay sure thanks now right away again'));
+
+/**
+ * The unused id written nearest a word of the parameter's name: in "Link X as the secondary account of
+ * primary account Y", `secondary_id` is X and `primary_id` is Y, whatever their order.
+ */
+function idNearestTo(words: string[], facts: TextFacts, pools: ValuePools): string | undefined {
+  const lower = facts.text.toLowerCase();
+  const mentions = words.flatMap((w) => [...lower.matchAll(new RegExp(`\\b${escapeRegExp(w)}`, 'g'))]);
+  let best: { id: string; gap: number } | undefined;
+  for (const id of facts.ids) {
+    if (pools.isUsed('id', id)) continue;
+    const start = facts.text.indexOf(id);
+    for (const m of mentions) {
+      const at = m.index ?? 0;
+      const gap = start >= at ? start - at : at - (start + id.length);
+      if (gap >= 0 && gap <= 40 && (!best || gap < best.gap)) best = { id, gap };
+    }
+  }
+  if (best) pools.use('id', best.id);
+  return best?.id;
 }
 
 function nextNumberText(facts: TextFacts, pools: ValuePools): string | undefined {

@@ -1,20 +1,8 @@
 // Dates and times of day in a message, for the emulator's argument filling.
 
 /** Month names, January first (a date's month is its index plus one). */
-export const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+export const MONTHS =
+  'january february march april may june july august september october november december'.split(' ');
 /** Weekday names, Sunday first, as `Date.getUTCDay()` counts. */
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 

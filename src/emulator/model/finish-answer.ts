@@ -2,6 +2,7 @@ import { countTokens, decode, encode } from 'gpt-tokenizer';
 import type { ChatCompletionCreateParams } from '../../api/types/chat.js';
 import { truncate } from './default-model.js';
 import type { ModelAnswer } from './model-answer.js';
+import { DEMO_ABILITIES } from './small-talk.js';
 
 /** Models that always reason, as the service's reasoning models do. */
 export const DEFAULT_REASONING_MODELS = [
@@ -23,11 +24,14 @@ export function finishAnswer(
 ): ModelAnswer {
   const out = { ...answer };
   if (reasoningModels.includes(body.model) || body.reasoning_effort !== undefined) {
+    // The reasoning says what was decided and from what, not one sentence for every answer.
     const plan = out.toolCalls?.length
-      ? `call ${namesOnce(out.toolCalls.map((c) => c.name))} with arguments taken from the message`
+      ? `call ${out.toolCalls.map((c) => `${c.name} with ${truncate(c.arguments, 120)}`).join(', then ')}`
       : body.messages.at(-1)?.role === 'tool'
-        ? 'summarise the tool results for the user'
-        : 'answer directly';
+        ? 'answer from the tool results, quoting their values'
+        : out.content.startsWith(DEMO_ABILITIES.slice(0, 30))
+          ? 'say plainly that the demo has no tool or knowledge for this, and what it can do'
+          : 'answer directly';
     const effort = body.reasoning_effort ? ` Reasoning effort: ${body.reasoning_effort}.` : '';
     out.reasoning = `The user wrote "${truncate(userText, 160)}". I should ${plan}.${effort}`;
   }
@@ -95,12 +99,4 @@ function cutToTokens(text: string, max: number): string {
   // Re-encoding a cut text can merge differently; trim until it fits.
   while (out && countTokens(out) > max) out = out.slice(0, -1);
   return out;
-}
-
-/** "get_weather twice and calculate": each tool once, with how many calls it gets. */
-function namesOnce(names: string[]): string {
-  const counts = new Map<string, number>();
-  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  const times = (n: number) => (n === 1 ? '' : n === 2 ? ' twice' : ` ${n} times`);
-  return [...counts].map(([name, n]) => `${name}${times(n)}`).join(' and ');
 }

@@ -16,6 +16,8 @@ export type ParamKind =
   | 'name'
   | 'language'
   | 'path'
+  | 'currency'
+  | 'street'
   | 'generic';
 
 /** Reads a parameter's kind. */
@@ -35,6 +37,8 @@ export function paramKind(name: string, schema: Schema): ParamKind {
   if (/time ?zone|\btz\b|iana/.test(words) || /^[A-Z][a-z]+\/[A-Z]/.test(example)) return 'timezone';
   if (/expression|formula|equation|arithmetic|\bmath/.test(words) || /\d\s*[-+*/^]\s*\d/.test(example))
     return 'expression';
+  if (/\bcurrenc(y|ies)\b/.test(words)) return 'currency';
+  if (/\bstreet\b/.test(words)) return 'street';
   if (/\b(city|cities|town|location|place|destination|origin|country|region|address)\b/.test(words))
     return 'place';
   if (/^(path|file_?path|filename|file_?name)$/.test(key) || /\bpath of the file\b/.test(words))

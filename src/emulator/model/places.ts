@@ -1,76 +1,31 @@
 import { escapeRegExp } from './text-match.js';
 
-/** Well-known cities (and a few names other languages give them) with their IANA time zones. */
-const CITIES: Record<string, string> = {
-  Amsterdam: 'Europe/Amsterdam',
-  Athens: 'Europe/Athens',
-  Auckland: 'Pacific/Auckland',
-  Bangkok: 'Asia/Bangkok',
-  Barcelona: 'Europe/Madrid',
-  Beijing: 'Asia/Shanghai',
-  Berlin: 'Europe/Berlin',
-  Bogotá: 'America/Bogota',
-  Boston: 'America/New_York',
-  Brussels: 'Europe/Brussels',
-  'Buenos Aires': 'America/Argentina/Buenos_Aires',
-  Cairo: 'Africa/Cairo',
-  'Cape Town': 'Africa/Johannesburg',
-  Chicago: 'America/Chicago',
-  Copenhagen: 'Europe/Copenhagen',
-  Delhi: 'Asia/Kolkata',
-  Dubai: 'Asia/Dubai',
-  Dublin: 'Europe/Dublin',
-  Geneva: 'Europe/Zurich',
-  Helsinki: 'Europe/Helsinki',
-  'Hong Kong': 'Asia/Hong_Kong',
-  Istanbul: 'Europe/Istanbul',
-  Jakarta: 'Asia/Jakarta',
-  Köln: 'Europe/Berlin',
-  Cologne: 'Europe/Berlin',
-  Lagos: 'Africa/Lagos',
-  Lima: 'America/Lima',
-  Lisbon: 'Europe/Lisbon',
-  Lisboa: 'Europe/Lisbon',
-  London: 'Europe/London',
-  Londres: 'Europe/London',
-  'Los Angeles': 'America/Los_Angeles',
-  Madrid: 'Europe/Madrid',
-  Melbourne: 'Australia/Melbourne',
-  'Mexico City': 'America/Mexico_City',
-  Milan: 'Europe/Rome',
-  Montreal: 'America/Toronto',
-  Moscow: 'Europe/Moscow',
-  Mumbai: 'Asia/Kolkata',
-  Munich: 'Europe/Berlin',
-  München: 'Europe/Berlin',
-  Nairobi: 'Africa/Nairobi',
-  'New York': 'America/New_York',
-  Oslo: 'Europe/Oslo',
-  Paris: 'Europe/Paris',
-  Prague: 'Europe/Prague',
-  Reykjavik: 'Atlantic/Reykjavik',
-  'Rio de Janeiro': 'America/Sao_Paulo',
-  Roma: 'Europe/Rome',
-  Rome: 'Europe/Rome',
-  'San Francisco': 'America/Los_Angeles',
-  'San José': 'America/Costa_Rica',
-  'São Paulo': 'America/Sao_Paulo',
-  Seattle: 'America/Los_Angeles',
-  Seoul: 'Asia/Seoul',
-  Shanghai: 'Asia/Shanghai',
-  Singapore: 'Asia/Singapore',
-  Stockholm: 'Europe/Stockholm',
-  Sydney: 'Australia/Sydney',
-  Tokio: 'Asia/Tokyo',
-  Tokyo: 'Asia/Tokyo',
-  Toronto: 'America/Toronto',
-  Vancouver: 'America/Vancouver',
-  Vienna: 'Europe/Vienna',
-  Warsaw: 'Europe/Warsaw',
-  Wien: 'Europe/Vienna',
-  Zurich: 'Europe/Zurich',
-  Zürich: 'Europe/Zurich',
-};
+/** Well-known cities (and a few names other languages give them) by their IANA time zones. */
+const CITIES: Record<string, string> = Object.fromEntries(
+  (
+    'Europe/Amsterdam=Amsterdam;Europe/Athens=Athens;Pacific/Auckland=Auckland;Asia/Bangkok=Bangkok;' +
+    'Europe/Madrid=Barcelona,Madrid;Asia/Shanghai=Beijing,Shanghai;' +
+    'Europe/Berlin=Berlin,Köln,Cologne,Munich,München;America/Bogota=Bogotá;' +
+    'America/New_York=Boston,New York;Europe/Brussels=Brussels;' +
+    'America/Argentina/Buenos_Aires=Buenos Aires;Africa/Cairo=Cairo;Africa/Johannesburg=Cape Town;' +
+    'America/Chicago=Chicago;Europe/Copenhagen=Copenhagen;Asia/Kolkata=Delhi,Mumbai;Asia/Dubai=Dubai;' +
+    'Europe/Dublin=Dublin;Europe/Zurich=Geneva,Zurich,Zürich;Europe/Helsinki=Helsinki;' +
+    'Asia/Hong_Kong=Hong Kong;Europe/Istanbul=Istanbul;Asia/Jakarta=Jakarta;Africa/Lagos=Lagos;' +
+    'America/Lima=Lima;Europe/Lisbon=Lisbon,Lisboa;Europe/London=London,Londres;' +
+    'America/Los_Angeles=Los Angeles,San Francisco,Seattle;Australia/Melbourne=Melbourne;' +
+    'America/Mexico_City=Mexico City;Europe/Rome=Milan,Roma,Rome;America/Toronto=Montreal,Toronto;' +
+    'Europe/Moscow=Moscow;Africa/Nairobi=Nairobi;Europe/Oslo=Oslo;Europe/Paris=Paris;' +
+    'Europe/Prague=Prague;Atlantic/Reykjavik=Reykjavik;America/Sao_Paulo=Rio de Janeiro,São Paulo;' +
+    'America/Costa_Rica=San José;Asia/Seoul=Seoul;Asia/Singapore=Singapore;Europe/Stockholm=Stockholm;' +
+    'Australia/Sydney=Sydney;Asia/Tokyo=Tokio,Tokyo;America/Vancouver=Vancouver;' +
+    'Europe/Vienna=Vienna,Wien;Europe/Warsaw=Warsaw'
+  )
+    .split(';')
+    .flatMap((entry) => {
+      const [zone = '', cities = ''] = entry.split('=');
+      return cities.split(',').map((city) => [city, zone]);
+    }),
+);
 
 const BY_LOWER = new Map(Object.keys(CITIES).map((name) => [fold(name), name]));
 

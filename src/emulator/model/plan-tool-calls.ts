@@ -3,7 +3,7 @@ import { analyzeText, type TextFacts } from './analyze-text.js';
 import { extractArithmetics } from './extract-arithmetic.js';
 import { SchemaFiller } from './fill-schema.js';
 import { paramKind } from './param-kind.js';
-import { contentWords } from './words.js';
+import { contentWords, withRelatedWords } from './words.js';
 
 /** One call the model decided to make. */
 export interface PlannedCall {
@@ -66,7 +66,15 @@ export function planToolCalls(tools: FunctionToolDefinition[], text: string, tod
     }
   });
   if (calls.length === 0 && missing.length > 0) return { calls, question: missing[0] as string };
-  return { calls };
+  // A request that says the same thing twice ("Order 2 pizzas. Yes, order 2 pizzas") is one call: a
+  // repeated call with the same arguments would repeat its side effect.
+  const seen = new Set<string>();
+  return {
+    calls: calls.filter((call) => {
+      const key = `${call.tool.function.name}\u0000${JSON.stringify(call.arguments)}`;
+      return !seen.has(key) && Boolean(seen.add(key));
+    }),
+  };
 }
 
 function callsFor(
@@ -75,13 +83,21 @@ function callsFor(
   own: TextFacts,
 ): { calls: PlannedCall[]; missing?: string } {
   const schema = (tool.function.parameters ?? { type: 'object' }) as Schema;
-  const context = `${tool.function.description ?? ''}`;
+  const context = `${tool.function.name} ${tool.function.description ?? ''}`;
   // The main parameter: the first required string naming a place, an expression or an id.
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   let variants: TextFacts[] = [facts];
   for (const [key, prop] of Object.entries(properties)) {
-    if (!required.has(key) || prop.type !== 'string' || prop.enum) continue;
+    if (!required.has(key) || prop.enum) continue;
+    // "Delete records 17 and 18": an integer id named twice is two calls, when it is the only number asked.
+    if (prop.type === 'integer' && paramKind(key, { ...prop, type: 'string' }) === 'id') {
+      const numeric = Object.values(properties).filter((p) => p.type === 'integer' || p.type === 'number');
+      if (own.numbers.length > 1 && numeric.length === 1)
+        variants = own.numbers.map((n) => ({ ...facts, numbers: [n] }));
+      break;
+    }
+    if (prop.type !== 'string') continue;
     const kind = paramKind(key, prop);
     if (kind === 'place' && own.places.length > 1)
       variants = own.places.map((p) => ({ ...facts, places: [p] }));
@@ -89,7 +105,12 @@ function callsFor(
       const expressions = extractArithmetics(own.text);
       if (expressions.length > 1) variants = expressions.map((e) => ({ ...facts, text: e }));
     }
-    if (kind === 'id' && own.ids.length > 1) variants = own.ids.map((id) => ({ ...facts, ids: [id] }));
+    // Two ids for a tool taking two ids ("link X to Y") are one call, not one call each.
+    const idParams = Object.entries(properties).filter(
+      ([k, p]) => required.has(k) && paramKind(k, p) === 'id',
+    );
+    if (kind === 'id' && own.ids.length > 1 && idParams.length === 1)
+      variants = own.ids.map((id) => ({ ...facts, ids: [id] }));
     if (variants.length > 1 || kind === 'place' || kind === 'expression' || kind === 'id') break;
   }
   const calls: PlannedCall[] = [];
@@ -141,7 +162,9 @@ function pickTools(
   let plain = arithmetic ? clause.replace(ARITHMETIC_WORDS, ' ') : clause;
   for (const value of [...facts.paths, ...facts.urls, ...facts.emails, ...facts.ids])
     plain = plain.split(value).join(' ');
-  const words = new Set(contentWords(plain));
+  const words = withRelatedWords(contentWords(plain));
+  // Two currencies ("How many euros is 50 GBP?") ask for a conversion; one ("84 dollars") does not.
+  if (new Set(facts.currencies.map((c) => c.code)).size > 1) words.add('currency').add('convert');
   const chosen: FunctionToolDefinition[] = [];
   // Names first, greedily: the tool explaining the most distinctive words, then the next one on what is left.
   const left = new Set(words);

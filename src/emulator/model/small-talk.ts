@@ -1,32 +1,53 @@
-// Greetings, thanks and goodbyes get a short answer of their own instead of the echo: a chat demo
-// should not answer "Thanks!" with a restatement of it.
+// Small talk by intent, not by exact phrase: a short message made only of greeting, thanks, farewell or
+// "how are you" words gets a brief answer; a message that asks for anything else is not small talk.
+// What the demo cannot do gets one honest answer that says what it can do, never the prompt said back.
 
-const REPLIES: Array<[RegExp, string]> = [
-  [
-    /^((great|perfect|awesome|nice|ok|okay),? )?(thanks|thank you|thx|ty|cheers|many thanks)( so much| a lot| very much)?( for (the|your|all the) (help|answer|info|information))?[\s!,.]*$/i,
-    "You're welcome! Anything else I can help with?",
-  ],
-  [
-    /^(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening)|greetings)\b[\s!,.]*(there|all|everyone)?[\s!.]*$/i,
-    'Hello! How can I help you today?',
-  ],
-  [
-    /^how are you( doing)?( today)?\??$|^how's it going\??$/i,
-    "I'm doing well, thanks for asking. What can I do for you?",
-  ],
-  [
-    /^(bye|goodbye|see you|see ya|good night)( for now| later| then| soon)?[\s!.]*$/i,
-    'Goodbye! Come back any time.',
-  ],
-  [
-    /^(ok|okay|alright|got it|cool|sounds good|great|perfect|nice)[\s!.]*$/i,
-    'Glad that helps. Anything else?',
-  ],
+/** Intents in the order their answers are joined ("Hello! How are you?" greets, then answers). */
+const INTENTS: Array<{ words: RegExp; reply: string }> = [
+  {
+    words: /^(hi|hello|hey|hiya|howdy|greetings|yo|morning|afternoon|evening|good|there|all|everyone)$/,
+    reply: 'Hello!',
+  },
+  {
+    words: /^(how|are|you|doing|today|it|going|how's|hows|is|things)$/,
+    reply: "I'm doing well, thanks for asking.",
+  },
+  {
+    words:
+      /^(thanks|thank|you|thx|ty|cheers|appreciate|appreciated|it|that|was|so|much|very|a|lot|helpful|great|perfect|awesome|nice|i|really|for|the|help)$/,
+    reply: "You're welcome!",
+  },
+  {
+    words: /^(bye|goodbye|see|you|later|soon|tomorrow|then|ya|night|good|for|now|take|care)$/,
+    reply: 'Goodbye! Come back any time.',
+  },
+  { words: /^(ok|okay|alright|got|it|cool|sounds|good|great|perfect|nice)$/, reply: 'Glad that helps.' },
 ];
+/** Words that mark each intent (a message of filler words alone, "it is", is none of them). */
+const MARKERS = [
+  /^(hi|hello|hey|hiya|howdy|greetings|yo|morning|afternoon|evening)$/,
+  /^(how|how's|hows)$/,
+  /^(thanks|thank|thx|ty|cheers|appreciate|appreciated|helpful)$/,
+  /^(bye|goodbye|see|later|night|care)$/,
+  /^(ok|okay|alright|got|cool|sounds)$/,
+];
+
+/** What the demo model is and can do: the answer to "who are you" and to whatever it cannot answer. */
+export const DEMO_ABILITIES =
+  "I'm the svc emulator's demo model, not a language model, so I can't answer that. I can call the tools " +
+  'you give me with arguments taken from your message (a calculator for ' +
+  'arithmetic, a weather tool for the weather), search your knowledge bases and fill structured output from a JSON schema.';
 
 /** A brief answer to small talk (greeting, thanks, goodbye), or undefined when the text asks for more. */
 export function smallTalkReply(text: string): string | undefined {
-  const trimmed = text.trim().replace(/[\s!.?]+$/, (end) => (end.includes('?') ? '?' : ''));
-  if (trimmed.length > 60) return undefined;
-  return REPLIES.find(([pattern]) => pattern.test(trimmed))?.[1];
+  const words = text.toLowerCase().match(/[a-z']+/g) ?? [];
+  if (words.length === 0 || words.length > 10) return undefined;
+  if (/^(who|what) are you$|^what can you do$|^(help|what do you do)$/.test(words.join(' ')))
+    return `${DEMO_ABILITIES.replace(", so I can't answer that", '')}`;
+  const present = INTENTS.map((intent, i) => words.some((w) => MARKERS[i]!.test(w)));
+  if (!present.some(Boolean)) return undefined;
+  // Every word must belong to an intent the message shows: "Thanks, now summarise the report" asks for more.
+  if (!words.every((w) => INTENTS.some((intent, i) => present[i] && intent.words.test(w)))) return undefined;
+  const replies = INTENTS.filter((_, i) => present[i]).map((intent) => intent.reply);
+  return `${replies.join(' ')}${present[3] ? '' : ' What can I do for you?'}`;
 }

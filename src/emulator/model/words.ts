@@ -26,3 +26,20 @@ function stem(word: string): string {
   if (word.endsWith('s') && !word.endsWith('ss') && word.length > 3) return word.slice(0, -1);
   return word;
 }
+
+/**
+ * Words a request uses for what a tool's name says in other words: "Is it raining" asks a weather tool,
+ * "Enable dark_mode" a feature-flag tool. One line per concept.
+ */
+const RELATED = [
+  'weather rain raining rainy sunny snow snowing forecast temperature umbrella windy',
+  'flag feature enable disable activate deactivate toggle',
+  'order buy purchase',
+].map((line) => line.split(' '));
+
+/** The words, with the words related to any of them. */
+export function withRelatedWords(words: string[]): Set<string> {
+  const out = new Set(words);
+  for (const group of RELATED) if (group.some((w) => out.has(w))) for (const w of group) out.add(w);
+  return out;
+}

@@ -15,6 +15,7 @@ import { json, type Reply, sse } from '../reply.js';
 import type { RouteContext } from '../route-context.js';
 import { storeSearcher } from '../store-search.js';
 import { objectBody, validateChatBody } from '../validate.js';
+import { checkWorkBounds } from '../work-bounds.js';
 import { faultReply } from '../write-reply.js';
 
 const KNOWN = new Set<string>(MODEL_IDS);
@@ -23,6 +24,7 @@ const KNOWN = new Set<string>(MODEL_IDS);
 export function chatCompletions(ctx: RouteContext): Reply {
   const body = objectBody(ctx.body) as unknown as ChatCompletionCreateParams;
   validateChatBody(body, ctx.channel);
+  checkWorkBounds(body);
   checkServiceRules(body, ctx);
   const prompt = promptCacheOf(ctx.state).measure(body);
   checkContextLength(body, prompt.promptTokens, ctx.model.contextWindows);

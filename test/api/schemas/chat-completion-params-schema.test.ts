@@ -181,11 +181,12 @@ describe('validateChatCompletionParams', () => {
       ]);
     });
 
-    it('should require assistant content unless tool_calls are given', () => {
-      const messages = [{ role: 'assistant', content: null }];
-      expect(issueLinesOf(() => validateChatCompletionParams(createParams({ messages })))).toEqual([
-        'messages[0].content: required for role "assistant" without tool_calls',
-      ]);
+    it('should accept assistant content null without tool_calls, as the spec types it "string or null"', () => {
+      const messages = [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: null },
+      ];
+      expect(() => validateChatCompletionParams(createParams({ messages }))).not.toThrow();
     });
 
     it('should require a name and arguments on an echoed function call', () => {

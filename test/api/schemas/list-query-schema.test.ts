@@ -16,7 +16,7 @@ describe('validateListQuery', () => {
       [{ limit: 0 }, 'limit: must be an integer between 1 and 100'],
       [{ limit: 101 }, 'limit: must be an integer between 1 and 100'],
       [{ limit: 2.5 }, 'limit: must be an integer between 1 and 100'],
-      [{ limit: '20' }, 'limit: must be an integer between 1 and 100'],
+      [{ limit: '0' }, 'limit: must be an integer between 1 and 100'],
       [{ order: 'newest' }, 'order: must be "asc" or "desc"'],
       [{ after: 5 }, 'after: must be a string'],
       [{ before: null }, 'before: must be a string'],

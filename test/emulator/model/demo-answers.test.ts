@@ -8,9 +8,9 @@ const env = useAgentTestEnv();
 describe('the emulator default model as a demo', () => {
   describe('when the user makes small talk', () => {
     it.each([
-      ['Hi!', 'Hello! How can I help you today?'],
-      ['Thanks!', "You're welcome! Anything else I can help with?"],
-      ['thank you so much', "You're welcome! Anything else I can help with?"],
+      ['Hi!', 'Hello! What can I do for you?'],
+      ['Thanks!', "You're welcome! What can I do for you?"],
+      ['thank you so much', "You're welcome! What can I do for you?"],
       ['How are you?', "I'm doing well, thanks for asking. What can I do for you?"],
       ['bye', 'Goodbye! Come back any time.'],
     ])('should answer %j briefly instead of echoing it', async (prompt, answer) => {
