@@ -6,6 +6,7 @@ import { RunState } from '../agent/run-state.js';
 import type { RunStateJson } from '../agent/run-state-schema.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { applyDecisions } from './apply-decisions.js';
+import { type ChatOwner, clientSessionId } from './chat-owner.js';
 import type { ChatRunContinue, ChatRunStart } from './chat-runner.js';
 import {
   type ChatRunInfo,
@@ -17,16 +18,23 @@ import {
   trySignal,
 } from './chat-state.js';
 
+/** What a `ChatAgent` factory is told of the run it builds the agent for. */
+export interface ChatAgentContext {
+  /** The session as the client names it (unique per owner, not across owners). */
+  sessionId: string;
+  /** True when the conversation holds an image: answer with a vision model. */
+  vision: boolean;
+  /** Who the run acts for (`authorize`'s answer): build tools that reach only this user's data. */
+  owner: ChatOwner | undefined;
+}
+
 /**
- * The agent of a chat: one for all sessions, or one per session (e.g. with the session's tools). `vision`
- * is true when the conversation holds an image, so a factory can answer with a vision model.
+ * The agent of a chat: one for all sessions, or one per run built from its `ChatAgentContext` (e.g. with
+ * tools scoped to the owner, or a vision model for a conversation holding an image).
  */
 export type ChatAgent =
   | Agent<unknown, unknown>
-  | ((session: {
-      sessionId: string;
-      vision: boolean;
-    }) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>);
+  | ((context: ChatAgentContext) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>);
 
 /** Options of `executeChatRun`. */
 export interface ExecuteChatRunOptions {
@@ -159,21 +167,28 @@ async function startStream(
   const { store, run, agent } = options;
   if (run.kind === 'start') {
     const history = await store.getItems(run.sessionId);
-    const resolved = await agentFor(agent, run.sessionId, [...history, ...run.messages]);
+    const resolved = await agentFor(agent, run, [...history, ...run.messages]);
     return resolved.stream(run.messages, { runId: run.runId, session: run.sessionId, store, signal });
   }
   const record = await store.getRun(run.pausedRunId);
   if (record?.status !== 'interrupted')
     throw new Error(`Run ${run.pausedRunId} is not paused for approvals.`);
   const messages = ((record.state as { messages?: ChatMessage[] }).messages ?? []) as ChatMessage[];
-  const resolved = await agentFor(agent, run.sessionId, messages);
+  const resolved = await agentFor(agent, run, messages);
   const state = RunState.fromJSON(record.state as unknown as RunStateJson, resolved);
   applyDecisions(state, run.decisions);
   return resolved.stream(state, { runId: run.pausedRunId, store, signal });
 }
 
-async function agentFor(agent: ChatAgent, sessionId: string, messages: readonly ChatMessage[]) {
-  return typeof agent === 'function' ? agent({ sessionId, vision: holdsImage(messages) }) : agent;
+async function agentFor(
+  agent: ChatAgent,
+  run: ExecuteChatRunOptions['run'],
+  messages: readonly ChatMessage[],
+) {
+  if (typeof agent !== 'function') return agent;
+  const { owner } = run;
+  const sessionId = clientSessionId(owner, run.sessionId) ?? run.sessionId;
+  return agent({ sessionId, vision: holdsImage(messages), owner });
 }
 
 /** True when a message of the conversation carries an image. */

@@ -1,5 +1,6 @@
 import type { AgentEventJson } from '../agent/agent-event-json.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { namespaceOfSession } from './chat-owner.js';
 import type { ChatSessions } from './chat-sessions.js';
 import { type ChatStateStore, chatKeys, readJsonValue, runIsOver } from './chat-state.js';
 import { shownItems } from './ui-shown-items.js';
@@ -25,7 +26,9 @@ export interface UIChatRun {
 
 const uiKeys = {
   last: (chatId: string) => `chat:ui:last:${chatId}`,
-  resumes: (chatId: string) => `chat:ui:resumes:${chatId}`,
+  // One flag per owner, not per chat: the GET that sets it must not write a value per id it is asked
+  // for (a flood of unknown ids would fill the store and evict real chats' state).
+  resumes: (chatId: string) => `chat:ui:resumes:${namespaceOfSession(chatId) || 'anonymous'}`,
 };
 
 /**
