@@ -82,8 +82,13 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   const stopTimer = setInterval(() => void checkStop(), stopCheckMs);
   const lease = new RunLease(store, runId, leaseMs);
   await lease.renew();
-  const leaseTimer = setInterval(() => void lease.renew(), Math.max(50, Math.floor(leaseMs / 3)));
   const log = new EventLogWriter(store, runId, keepEndedRunsMs);
+  // The log lives as long as the run: renewed with the lease, so a run quiet for longer than the log's
+  // time to live (a long tool, a slow model) does not lose its log, and every later event, mid-run.
+  const leaseTimer = setInterval(
+    () => void lease.renew().then(() => log.touch()),
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   let shown = '';
   // The run's last event is appended only once the session and its values are settled: a client that
   // acts on `finish` (approves, sends the next message, reads the session) finds them so on any server.
@@ -259,6 +264,12 @@ class EventLogWriter {
   push(data: string): void {
     this.#queued.push(data);
     this.#flushing ??= this.#drain();
+  }
+
+  /** Renews the log's time to live (an empty append) unless an append is under way, which renews it too. */
+  async touch(): Promise<void> {
+    if (this.#flushing || this.#next === 0) return;
+    await this.store.appendRunEvents(this.runId, this.#next, [], { ttlMs: this.ttlMs * 2 }).catch(() => {});
   }
 
   /** Waits until every pushed event is stored (one more try for a batch whose appends kept failing). */
