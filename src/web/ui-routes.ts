@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 import { toSseResponse } from '../agent/server-sse/sse-writer.js';
@@ -58,15 +59,21 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
     return streamUI(context, parsed.sessionId, runId);
   }
   const { unseenApproval } = await uiRuns.settleLast(sessionId);
+  const taken = parsed.kind === 'regenerate' ? await uiRuns.takeLastQuestion(sessionId) : undefined;
   const input: ChatMessage[] =
-    parsed.kind === 'regenerate'
-      ? await uiRuns.takeLastQuestion(sessionId)
-      : [{ role: 'user', content: parsed.text }];
+    parsed.kind === 'regenerate' ? taken!.question : [{ role: 'user', content: parsed.text }];
   const before = (await store.getItems(sessionId)).length;
-  const runId = await sessions.beginMessage(sessionId, input, {
-    rejectPending: unseenApproval,
-    owner: context.owner,
-  });
+  let runId: string;
+  try {
+    runId = await sessions.beginMessage(sessionId, input, {
+      rejectPending: unseenApproval,
+      owner: context.owner,
+    });
+  } catch (error) {
+    // Another run claimed the chat since the check (another tab, server or route): the answer stays.
+    if (taken) await uiRuns.putBack(sessionId, taken.taken, randomUUID());
+    throw error;
+  }
   await uiRuns.begin(sessionId, { runId, before, input });
   return streamUI(context, parsed.sessionId, runId);
 }
