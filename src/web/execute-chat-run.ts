@@ -6,6 +6,7 @@ import { RunState } from '../agent/run-state.js';
 import type { RunStateJson } from '../agent/run-state-schema.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { applyDecisions } from './apply-decisions.js';
+import { ChatEventLogWriter } from './chat-event-log-writer.js';
 import { type ChatOwner, clientSessionId } from './chat-owner.js';
 import type { ChatRunContinue, ChatRunStart } from './chat-runner.js';
 import {
@@ -82,7 +83,7 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   const stopTimer = setInterval(() => void checkStop(), stopCheckMs);
   const lease = new RunLease(store, runId, leaseMs);
   await lease.renew();
-  const log = new EventLogWriter(store, runId, keepEndedRunsMs);
+  const log = new ChatEventLogWriter(store, runId, keepEndedRunsMs);
   // The log lives as long as the run: renewed with the lease, so a run quiet for longer than the log's
   // time to live (a long tool, a slow model) does not lose its log, and every later event, mid-run.
   const leaseTimer = setInterval(
@@ -246,68 +247,5 @@ export class RunLease {
         .catch(() => false);
       if (written) return;
     }
-  }
-}
-
-/** Appends a run's events to the store's log in batches: one append in flight, the rest queued behind it. */
-class EventLogWriter {
-  #next = 0;
-  #queued: string[] = [];
-  #flushing: Promise<void> | undefined;
-
-  constructor(
-    readonly store: ChatStateStore,
-    readonly runId: string,
-    readonly ttlMs: number,
-  ) {}
-
-  push(data: string): void {
-    this.#queued.push(data);
-    this.#flushing ??= this.#drain();
-  }
-
-  /** Renews the log's time to live (an empty append) unless an append is under way, which renews it too. */
-  async touch(): Promise<void> {
-    if (this.#flushing || this.#next === 0) return;
-    await this.store.appendRunEvents(this.runId, this.#next, [], { ttlMs: this.ttlMs * 2 }).catch(() => {});
-  }
-
-  /** Waits until every pushed event is stored (one more try for a batch whose appends kept failing). */
-  async flush(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
-    if (this.#queued.length === 0) return;
-    this.#flushing = this.#drain();
-    await this.#flushing;
-  }
-
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queued.length > 0) {
-        const batch = this.#queued;
-        this.#queued = [];
-        if (!(await this.#append(batch))) {
-          // Kept for the next push or the final flush, in order: a store fault loses no event.
-          this.#queued = [...batch, ...this.#queued];
-          return;
-        }
-        this.#next += batch.length;
-        await trySignal(this.store, chatKeys.eventsChannel(this.runId), String(this.#next - 1));
-      }
-    } finally {
-      this.#flushing = undefined;
-    }
-  }
-
-  // Retried with the same ids: the log skips ids it holds, so a lost reply adds nothing twice.
-  async #append(batch: string[]): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        await this.store.appendRunEvents(this.runId, this.#next, batch, { ttlMs: this.ttlMs * 2 });
-        return true;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
-      }
-    }
-    return false;
   }
 }
