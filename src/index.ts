@@ -243,6 +243,7 @@ export {
   type SearchResultFile,
   searchKnowledgeBaseTool,
 } from './tools/built-in/search-knowledge-base.js';
+export { defaultSecretFilePatterns } from './tools/built-in/secret-files.js';
 export type { ToolSelection } from './tools/built-in/select-tools.js';
 export { type DefineToolOptions, defineTool } from './tools/define-tool.js';
 export {

@@ -64,7 +64,7 @@ describe('package entry points', () => {
       expect(typeof web.createChatHandler).toBe('function');
       expect(typeof web.toUIMessageStreamResponse).toBe('function');
       const client = await import('../src/client/index.js');
-      expect(Object.keys(client).sort()).toEqual(['ChatClientError', 'createChatClient']);
+      expect(Object.keys(client).sort()).toEqual(['ChatClientError', 'ChatRunLostError', 'createChatClient']);
       const { build } = await import('esbuild');
       const bundle = await build({
         entryPoints: ['src/client/index.ts'],

@@ -21,7 +21,11 @@ export interface ChatClientOptions {
   fetch?: typeof fetch;
   /** Headers sent with every request (e.g. authorization). */
   headers?: Record<string, string>;
-  /** Reconnection attempts in a row before the run's iteration fails. @default 5 */
+  /**
+   * Reconnection attempts in a row without a new event before the run's iteration fails with a
+   * `ChatRunLostError` (a dropped connection, or a stream that ended without the run's last event).
+   * @default 5
+   */
   maxReconnects?: number;
   /** Wait before reconnecting, in ms, unless the server advised another with `retry:`. @default 1_000 */
   retryMs?: number;
@@ -65,6 +69,30 @@ export class ChatClientError extends Error {
     super(message);
     this.name = 'ChatClientError';
     this.status = status;
+  }
+}
+
+/**
+ * The run's events stopped coming: `attempts` reconnections in a row brought no new event (the stream
+ * kept dropping, or kept ending without the run's `finish`, `error` or `abort`). The run may still go
+ * on on the server: `reconnect(runId, { lastEventId })` later, or read the session.
+ */
+export class ChatRunLostError extends Error {
+  /** The run that was followed. */
+  readonly runId: string | undefined;
+  /** The id of the last event received. */
+  readonly lastEventId: string | undefined;
+  /** The reconnections made in a row without a new event. */
+  readonly attempts: number;
+  constructor(options: { runId?: string; lastEventId?: string; attempts: number; cause?: unknown }) {
+    super(
+      `Run ${options.runId ?? '(unknown)'}: no new event after ${options.attempts} reconnections (last event ${options.lastEventId ?? 'none'})`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = 'ChatRunLostError';
+    this.runId = options.runId;
+    this.lastEventId = options.lastEventId;
+    this.attempts = options.attempts;
   }
 }
 
@@ -120,6 +148,14 @@ export function createChatClient(options: ChatClientOptions = {}) {
       async *[Symbol.asyncIterator](): AsyncGenerator<AgentEventJson> {
         let wait = retryMs;
         let failures = 0;
+        let currentRunId = knownRunId;
+        const lost = (cause?: unknown) =>
+          new ChatRunLostError({
+            ...(currentRunId === undefined ? {} : { runId: currentRunId }),
+            ...(run.lastEventId === undefined ? {} : { lastEventId: run.lastEventId }),
+            attempts: failures - 1,
+            cause,
+          });
         let response: Response;
         try {
           response = await open(controller.signal);
@@ -130,7 +166,10 @@ export function createChatClient(options: ChatClientOptions = {}) {
         for (;;) {
           const id = response.headers.get('x-run-id');
           const session = response.headers.get('x-session-id');
-          if (id) resolveRun(id);
+          if (id) {
+            currentRunId = id;
+            resolveRun(id);
+          }
           if (session) resolveSession(session);
           try {
             for await (const item of parseSse(response.body!)) {
@@ -144,9 +183,14 @@ export function createChatClient(options: ChatClientOptions = {}) {
               yield event;
               if (TERMINAL.has(event.type)) return;
             }
+            // The stream ended cleanly without the run's last event (a proxy cut, a run whose log is
+            // gone): as much a failure as a dropped connection, or the client would reconnect forever.
+            if (controller.signal.aborted) return;
+            if (++failures > maxReconnects) throw lost();
           } catch (error) {
             if (controller.signal.aborted) return;
-            if (++failures > maxReconnects) throw error;
+            if (error instanceof ChatRunLostError) throw error;
+            if (++failures > maxReconnects) throw lost(error);
           }
           if (controller.signal.aborted) return;
           // The connection ended before the run did: reconnect where we left off.
@@ -162,12 +206,8 @@ export function createChatClient(options: ChatClientOptions = {}) {
               });
               break;
             } catch (error) {
-              if (
-                controller.signal.aborted ||
-                ++failures > maxReconnects ||
-                (error as ChatClientError).status === 404
-              )
-                throw error;
+              if (controller.signal.aborted || (error as ChatClientError).status === 404) throw error;
+              if (++failures > maxReconnects) throw lost(error);
               await new Promise((resolve) => setTimeout(resolve, wait));
             }
           }

@@ -27,6 +27,8 @@ export async function serveMcpStdio(
 export interface McpHttpEndpoint {
   /** `http://<host>:<port>/mcp`. */
   url: string;
+  /** How many sessions are open now. */
+  sessionCount(): number;
   /** Stops accepting requests and ends every session. */
   close(): Promise<void>;
 }
@@ -52,6 +54,12 @@ export interface McpHttpServeOptions {
   allowedHosts?: readonly string[];
   /** A session with no request for this long is closed. @default 1_800_000 (30 minutes) */
   sessionIdleMs?: number;
+  /**
+   * The most sessions one token (or, without tokens, all clients) keeps open: a new session past it
+   * closes that token's least recently used one, so a client that opens sessions in a loop bounds its own
+   * memory and never closes another client's. @default 100
+   */
+  maxSessions?: number;
   /** A POST body past this many bytes is answered 413 without being buffered. @default 4 MiB */
   maxBodyBytes?: number;
 }
@@ -78,13 +86,17 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
     port = 3000,
     host = '127.0.0.1',
     sessionIdleMs = 1_800_000,
+    maxSessions = 100,
     maxBodyBytes = 4 * 1024 * 1024,
   } = options;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new TypeError('serveMcpHttp: maxSessions must be an integer >= 1');
   const tokens = options.token === undefined ? [] : [options.token].flat();
   if (tokens.some((token) => token.length === 0))
     throw new TypeError('serveMcpHttp: a token must not be empty');
   if (!LOOPBACK.has(host) && tokens.length === 0)
     throw new TypeError(`serveMcpHttp: host ${host} is not loopback, so a token is required`);
+  // In the order of their last use: the first of an owner's is the one to close at its cap.
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
   let allowedOrigins: string[] = [];
@@ -123,6 +135,8 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
       // Another client's session is as unknown as a made-up id.
       if (!session || session.owner !== owner) return reply(res, 404, 'session not found');
       session.idleTimer.refresh();
+      sessions.delete(id);
+      sessions.set(id, session);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return reply(res, 400, 'no mcp-session-id: start with an initialize POST');
@@ -132,6 +146,9 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
       allowedHosts,
       allowedOrigins,
       onsessioninitialized: (sessionId) => {
+        const own = [...sessions].filter(([, session]) => session.owner === owner);
+        for (const [oldest] of own.slice(0, Math.max(0, own.length - maxSessions + 1)))
+          void endSession(oldest);
         const idleTimer = setTimeout(() => void endSession(sessionId), sessionIdleMs);
         idleTimer.unref();
         sessions.set(sessionId, { transport, owner, idleTimer });
@@ -160,6 +177,7 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<McpHtt
   allowedOrigins = allowedHosts.flatMap((allowed) => [`http://${allowed}`, `https://${allowed}`]);
   return {
     url: `http://${shown}:${address.port}/mcp`,
+    sessionCount: () => sessions.size,
     async close() {
       await Promise.all([...sessions.keys()].map((id) => endSession(id)));
       http.closeAllConnections();

@@ -1,7 +1,7 @@
 import type { SvcClient } from '../api/svc-client.js';
 import type { ToolCall } from '../api/types/chat.js';
 import { NoSuchToolError, ToolExecutionError, ToolSuspendedError, ToolTimeoutError } from './errors.js';
-import { formatToolOutput } from './format-tool-output.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS, toText, truncateToolOutput } from './format-tool-output.js';
 import { cancelledText, timedOutText } from './model-texts.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import { safeErrorMessage } from './safe-error-message.js';
@@ -121,17 +121,17 @@ async function runToolCall<C>(
   });
   let failed: Exclude<typeof result, { status: 'ok' }>;
   if (result.status === 'ok') {
-    const formatted = tryFormat(result.value, tool.maxOutputChars ?? scope.maxOutputChars);
+    const formatted = tryFormat(result.value, tool.maxOutputChars ?? scope.maxOutputChars, scope.client);
     // The common outcome, built in one literal (no spread of `base`).
-    if (typeof formatted === 'string') {
+    if (!('error' in formatted)) {
       return {
         toolCallId: call.id,
         toolName,
         input,
         executed: true,
         status: 'ok',
-        output: result.value,
-        content: formatted,
+        output: formatted.output,
+        content: formatted.content,
       };
     }
     // A function or a symbol: the model cannot be shown it, so the tool failed.
@@ -161,7 +161,7 @@ async function runToolCall<C>(
       const error = new ToolExecutionError({
         toolName,
         toolCallId: call.id,
-        message: safeErrorMessage(failed.error),
+        message: redactWith(scope.client, safeErrorMessage(failed.error)),
         cause: failed.error,
       });
       return { ...started, status: 'error', content: error.message, error };
@@ -169,13 +169,31 @@ async function runToolCall<C>(
   }
 }
 
-/** The tool message text, or the error that makes the output unshowable. */
-function tryFormat(value: unknown, maxChars: number | undefined): string | { error: unknown } {
+/**
+ * The tool message text and the output the events carry, with the client's API key and secrets masked
+ * (before the cut, so no prefix of one survives): whatever a tool read, a prompt injection may have put a
+ * secret there, and the output goes to the model, the events and the store. Or the error that makes the
+ * output unshowable.
+ */
+function tryFormat(
+  value: unknown,
+  maxChars: number | undefined,
+  client: SvcClient | undefined,
+): { content: string; output: unknown } | { error: unknown } {
   try {
-    return formatToolOutput(value, maxChars);
+    const text = toText(value);
+    const masked = redactWith(client, text);
+    // Unchanged outputs stay the very value the tool returned; a masked one is its masked JSON.
+    const output = masked === text ? value : typeof value === 'string' ? masked : JSON.parse(masked);
+    return { content: truncateToolOutput(masked, maxChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS), output };
   } catch (error) {
     return { error };
   }
+}
+
+/** `text` with the client's API key and configured secrets masked (as is without a client). */
+function redactWith(client: SvcClient | undefined, text: string): string {
+  return client?.transport?.redact ? client.transport.redact(text) : text;
 }
 
 function reasonOf(signal: AbortSignal): Error {

@@ -20,6 +20,12 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string> | undefined;
   /** An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent) to use instead of the client's own keep-alive Agent. */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * More secrets masked like the API key in everything the service sends back (success bodies, streams,
+   * errors) and in every tool output of an agent using this client: a database password, another key.
+   * @default []
+   */
+  secrets?: readonly string[] | undefined;
 }
 
 /** The defaults of {@link ClientOptions}, applied once, by `normalizeClientOptions`. */
@@ -34,4 +40,4 @@ export const defaultClientOptions = {
  */
 export type NormalizedClientOptions = {
   [K in 'apiKey' | 'baseURL' | 'timeout' | 'maxRetries' | 'defaultHeaders']-?: NonNullable<ClientOptions[K]>;
-} & { [K in 'dispatcher' | 'maxStreamEventBytes']?: NonNullable<ClientOptions[K]> };
+} & { [K in 'dispatcher' | 'maxStreamEventBytes' | 'secrets']?: NonNullable<ClientOptions[K]> };

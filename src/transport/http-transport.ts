@@ -8,7 +8,7 @@ import type { HttpRequest, SseResponse } from './http-request.js';
 import { loadOnce } from './load-module.js';
 import { mapTransportError } from './map-transport-error.js';
 import { normalizeClientOptions } from './normalize-client-options.js';
-import { createRedactor, type Redact } from './redact-secret.js';
+import { createRedactor, type Redact, redactValue } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
 import { SseResponseHandler } from './sse-response-handler.js';
 import { buildURL, headerValue, lowerCaseKeys, toUndiciFormData } from './utils.js';
@@ -60,7 +60,7 @@ export class HttpTransport {
     this.maxRetries = options.maxRetries;
     this.maxStreamEventBytes = options.maxStreamEventBytes;
     this.#apiKey = options.apiKey;
-    this.#redact = createRedactor(options.apiKey);
+    this.#redact = createRedactor([options.apiKey, ...(options.secrets ?? [])]);
     this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher;
@@ -97,6 +97,11 @@ export class HttpTransport {
   /** Key-free JSON view. */
   toJSON(): Record<string, unknown> {
     return { baseURL: this.baseURL, timeout: this.timeout, maxRetries: this.maxRetries };
+  }
+
+  /** `text` with the API key and the configured `secrets` masked, in every encoding a server may echo them in. */
+  redact(text: string): string {
+    return this.#redact(text);
   }
 
   [inspect.custom](_depth: number, options: object): string {
@@ -241,10 +246,12 @@ function encodeBody(
 
 function parseBody<T>(response: BufferedResponse, responseType: 'json' | 'text', redact: Redact): T {
   const { text } = response;
-  if (responseType === 'text') return text as T;
+  // Success bodies too: a file's extracted text or a search hit may hold the key (a prompt injection
+  // that had a secret uploaded), and what a tool reads goes to the model, the events and the store.
+  if (responseType === 'text') return redact(text) as T;
   if (text === '') return undefined as T;
   try {
-    return JSON.parse(text) as T;
+    return redactValue(JSON.parse(text), redact) as T;
   } catch {
     // The server's text may echo the key; the parser's message quotes it too, so it is not kept as cause.
     const snippet = redact(text).slice(0, 200).replace(/\s+/g, ' ');

@@ -18,6 +18,7 @@ export function normalizeClientOptions(
     defaultHeaders = {},
     dispatcher,
     maxStreamEventBytes,
+    secrets,
   } = options;
 
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
@@ -48,6 +49,13 @@ export function normalizeClientOptions(
     throw new ConfigurationError('maxStreamEventBytes', 'must be a positive integer number of bytes');
   }
 
+  if (
+    secrets !== undefined &&
+    (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))
+  ) {
+    throw new ConfigurationError('secrets', 'must be an array of strings');
+  }
+
   let normalizedBaseURL: string;
   try {
     normalizedBaseURL = normalizeBaseURL(baseURL);
@@ -67,6 +75,7 @@ export function normalizeClientOptions(
   };
   if (dispatcher !== undefined) normalized.dispatcher = dispatcher;
   if (maxStreamEventBytes !== undefined) normalized.maxStreamEventBytes = maxStreamEventBytes;
+  if (secrets !== undefined) normalized.secrets = [...secrets];
   return normalized;
 }
 

@@ -34,9 +34,12 @@ function encodedForms(secret: string): string[] {
  * stream events): each form of the key (see `encodedForms`) becomes `***`. Apply it to decoded text, and
  * before cutting the text, so no prefix of the key survives a cut.
  */
-export function createRedactor(secret: string): Redact {
-  if (secret.length < 4) return (text) => text;
-  const forms = encodedForms(secret);
+export function createRedactor(secret: string | readonly string[]): Redact {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  const forms = [...new Set(secrets.filter((s) => s.length >= 4).flatMap(encodedForms))].sort(
+    (a, b) => b.length - a.length,
+  );
+  if (forms.length === 0) return (text) => text;
   return (text) => {
     let out = text;
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(MASK);

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../api/types/chat.js';
 import type { ApprovalDecision } from './apply-decisions.js';
+import type { ChatOwner } from './chat-owner.js';
 
 /** A new turn of a chat session: the agent answers `messages` after the session's stored history. */
 export interface ChatRunStart {
@@ -9,6 +10,8 @@ export interface ChatRunStart {
   sessionId: string;
   /** The turn's new messages (the user's message), appended after the session's history. */
   messages: ChatMessage[];
+  /** Who the run acts for (`authorize`'s answer); absent for an anonymous caller. */
+  owner?: ChatOwner | undefined;
 }
 
 /** A run paused for approvals, continued with the humans' decisions under a new event log. */
@@ -21,6 +24,8 @@ export interface ChatRunContinue {
   pausedRunId: string;
   /** One decision per waiting tool call, already checked by the handler. */
   decisions: ApprovalDecision[];
+  /** Who the run acts for (`authorize`'s answer); absent for an anonymous caller. */
+  owner?: ChatOwner | undefined;
 }
 
 /**

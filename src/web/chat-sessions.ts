@@ -3,6 +3,7 @@ import type { RunStateJson } from '../agent/run-state-schema.js';
 import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { type ApprovalDecision, applyDecisions } from './apply-decisions.js';
+import { type ChatOwner, clientSessionId } from './chat-owner.js';
 import type { ChatRunner } from './chat-runner.js';
 import {
   type ChatRunInfo,
@@ -128,7 +129,7 @@ export function createChatSessions(options: ChatSessionsOptions) {
   async function beginMessage(
     sessionId: string,
     messages: ChatMessage[],
-    options: { rejectPending?: boolean } = {},
+    options: { rejectPending?: boolean; owner?: ChatOwner | undefined } = {},
   ): Promise<string> {
     const paused = await pausedOf(sessionId);
     if (paused.value) {
@@ -145,7 +146,7 @@ export function createChatSessions(options: ChatSessionsOptions) {
     const runId = generateId();
     await claimSession(sessionId, runId, runId);
     try {
-      await runner.start({ runId, sessionId, messages });
+      await runner.start({ runId, sessionId, messages, owner: options.owner });
     } catch (error) {
       await releaseSession(sessionId, runId);
       throw error;
@@ -162,6 +163,7 @@ export function createChatSessions(options: ChatSessionsOptions) {
     sessionId: string,
     decisions: ApprovalDecision[] | unknown,
     pausedRunId?: string,
+    owner?: ChatOwner,
   ): Promise<string> {
     const paused = await pausedOf(sessionId);
     const run = paused.value;
@@ -203,6 +205,7 @@ export function createChatSessions(options: ChatSessionsOptions) {
         sessionId,
         pausedRunId: run.agentRunId,
         decisions: decisions as ApprovalDecision[],
+        owner,
       });
     } catch (error) {
       // The runner refused it: the run is paused again, for a retry.
@@ -215,26 +218,36 @@ export function createChatSessions(options: ChatSessionsOptions) {
     return runId;
   }
 
-  /** The session of a chat run or of a stored agent run, or a 404. */
-  async function sessionOfRun(runId: string): Promise<string> {
+  /**
+   * The stored session of `owner`'s chat run or stored agent run, or a 404: another owner's run is
+   * answered as a run that does not exist, so its id confirms nothing.
+   */
+  async function sessionOfRun(runId: string, owner: ChatOwner | undefined): Promise<string> {
     const sessionId = (await runInfo(runId))?.sessionId ?? (await store.getRun(runId))?.session?.id;
-    if (sessionId === undefined)
+    if (sessionId === undefined || clientSessionId(owner, sessionId) === undefined)
       throw new ChatRequestError({ status: 404, message: `runId: no run '${runId}'` });
     return sessionId;
   }
 
-  /** The run's events after `after`, then live; a 404 for a run the store does not know. */
-  async function events(
-    runId: string,
-    after?: number,
-  ): Promise<{ sessionId: string; frames: AsyncIterable<SseFrame> }> {
+  /** `owner`'s chat run, or a 404 (also for another owner's run). */
+  async function ownRun(runId: string, owner: ChatOwner | undefined): Promise<ChatRunInfo> {
     const info = await runInfo(runId);
-    if (!info) {
+    if (!info || clientSessionId(owner, info.sessionId) === undefined) {
       throw new ChatRequestError({
         status: 404,
         message: `runId: no run '${runId}' in progress or recently ended`,
       });
     }
+    return info;
+  }
+
+  /** `owner`'s run's events after `after`, then live; a 404 for a run the store does not know or another owner's. */
+  async function events(
+    runId: string,
+    owner: ChatOwner | undefined,
+    after?: number,
+  ): Promise<{ sessionId: string; frames: AsyncIterable<SseFrame> }> {
+    const info = await ownRun(runId, owner);
     return { sessionId: info.sessionId, frames: relayRunEvents({ store, runId, after, recheckMs }) };
   }
 
@@ -278,7 +291,7 @@ export function createChatSessions(options: ChatSessionsOptions) {
     };
   }
 
-  return { beginMessage, continuePaused, sessionOfRun, events, stop, describe, runInfo };
+  return { beginMessage, continuePaused, sessionOfRun, ownRun, events, stop, describe, runInfo };
 }
 
 /** The operations `createChatSessions` answers. */

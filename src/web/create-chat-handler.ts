@@ -8,6 +8,13 @@ import { isHttpUrl } from '../api/parts/read-part-bytes.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { RunQueue } from '../queue/run-queue.js';
 import { memoryStore } from '../stores/memory-store.js';
+import {
+  type AuthorizeVerdict,
+  type ChatOwner,
+  clientSessionId,
+  ownedSessionId,
+  ownerOfVerdict,
+} from './chat-owner.js';
 import type { ChatRunner } from './chat-runner.js';
 import { createChatSessions } from './chat-sessions.js';
 import { requireChatStateStore } from './chat-state.js';
@@ -20,7 +27,7 @@ import { createUIChatRuns } from './ui-chat-runs.js';
 import { routeUI } from './ui-routes.js';
 import { ChatRequestError, errorResponse, jsonResponse } from './web-error.js';
 
-export type { ChatAgent } from './execute-chat-run.js';
+export type { ChatAgent, ChatAgentContext } from './execute-chat-run.js';
 
 /** Options of `createChatHandler`. */
 export interface ChatHandlerOptions {
@@ -52,11 +59,14 @@ export interface ChatHandlerOptions {
   /** How often a relayed stream or a stop listener re-reads the store, since signals are best effort. @default 1_000 */
   recheckMs?: number;
   /**
-   * Decides whether a request may use the routes, before its body is read: `true` lets it through,
-   * `false` answers 401, a `Response` is answered as is. Without it the routes are open to whoever
-   * reaches them. @example authorize: (request) => request.headers.get('authorization') === `Bearer ${token}`
+   * Says who a request acts for, before its body is read: an owner `{ userId }` binds every session and
+   * run the request makes to that user, and another user's ids then answer 404 on every route; `true`
+   * lets it through as the anonymous owner (one user: `serve`, a single-user tool), `false` answers 401,
+   * a `Response` is answered as is. Without it the routes are open to whoever reaches them, as one
+   * anonymous owner. See docs/security.md.
+   * @example authorize: async (request) => { const user = await verify(request); return user ? { userId: user.id } : false }
    */
-  authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
+  authorize?: (request: Request) => AuthorizeVerdict | Promise<AuthorizeVerdict>;
   /** A request body past this many bytes is answered 413 without being buffered. @default 4 MiB */
   maxBodyBytes?: number;
   /** Told about a failure of the handler itself, which is answered 500. @default console.error */
@@ -122,15 +132,16 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const sessions = createChatSessions({ store, runner, generateId, leaseMs, keepEndedRunsMs, recheckMs });
   const uiRuns = createUIChatRuns(store, sessions);
 
-  async function streamRun(runId: string, after?: number): Promise<Response> {
-    const { sessionId, frames } = await sessions.events(runId, after);
+  async function streamRun(runId: string, owner: ChatOwner | undefined, after?: number): Promise<Response> {
+    const { sessionId, frames } = await sessions.events(runId, owner, after);
+    const shown = clientSessionId(owner, sessionId) ?? sessionId;
     return toSseResponse(
       { frames },
-      { ...sse, headers: { ...sse.headers, 'x-run-id': runId, 'x-session-id': sessionId } },
+      { ...sse, headers: { ...sse.headers, 'x-run-id': runId, 'x-session-id': shown } },
     );
   }
 
-  async function postChat(request: Request): Promise<Response> {
+  async function postChat(request: Request, owner: ChatOwner | undefined): Promise<Response> {
     const body = await readJsonObject(request, maxBodyBytes);
     const { message, sessionId: given, images, rejectPending } = body;
     if (typeof message !== 'string' || message.trim() === '')
@@ -145,48 +156,46 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const parts = readImages(images);
     const content = parts.length > 0 ? [{ type: 'text' as const, text: message }, ...parts] : message;
     const userMessage: ChatMessage = { role: 'user', content };
-    const runId = await sessions.beginMessage(given ?? generateId(), [userMessage], {
+    // A client-chosen id is namespaced by its owner; a server-made one is a random UUID.
+    const sessionId = ownedSessionId(owner, given ?? generateId());
+    const runId = await sessions.beginMessage(sessionId, [userMessage], {
       rejectPending: rejectPending === true,
+      owner,
     });
-    return streamRun(runId);
+    return streamRun(runId, owner);
   }
 
-  async function postApprovals(request: Request, runId: string): Promise<Response> {
+  async function postApprovals(request: Request, runId: string, owner: ChatOwner | undefined) {
     const body = await readJsonObject(request, maxBodyBytes);
-    const sessionId = await sessions.sessionOfRun(runId);
-    return streamRun(await sessions.continuePaused(sessionId, body.decisions, runId));
+    const sessionId = await sessions.sessionOfRun(runId, owner);
+    return streamRun(await sessions.continuePaused(sessionId, body.decisions, runId, owner), owner);
   }
 
-  async function getSession(sessionId: string): Promise<Response> {
-    const view = await sessions.describe(sessionId);
+  async function getSession(sessionId: string, owner: ChatOwner | undefined): Promise<Response> {
+    const view = await sessions.describe(ownedSessionId(owner, sessionId));
     if (!view) throw new ChatRequestError({ status: 404, message: `sessionId: no session '${sessionId}'` });
-    return jsonResponse(200, view);
+    return jsonResponse(200, { ...view, sessionId });
   }
 
-  async function route(request: Request): Promise<Response> {
+  async function route(request: Request, owner: ChatOwner | undefined): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.slice(base.length);
     const method = request.method;
-    if (path === '/chat' && method === 'POST') return postChat(request);
-    const ui = await routeUI({ sessions, uiRuns, store, sse, maxBodyBytes }, request, path);
+    if (path === '/chat' && method === 'POST') return postChat(request, owner);
+    const ui = await routeUI({ sessions, uiRuns, store, sse, maxBodyBytes, owner }, request, path);
     if (ui) return ui;
     const run = /^\/runs\/([\w.-]+)\/(approvals|events|stop)$/.exec(path);
-    if (run?.[2] === 'approvals' && method === 'POST') return postApprovals(request, run[1]!);
+    if (run?.[2] === 'approvals' && method === 'POST') return postApprovals(request, run[1]!, owner);
     if (run?.[2] === 'stop' && method === 'POST') {
+      await sessions.ownRun(run[1]!, owner);
       return jsonResponse(200, { runId: run[1], status: await sessions.stop(run[1]!) });
     }
     if (run?.[2] === 'events' && method === 'GET') {
       const last = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
-      const after = last === null || last === '' ? undefined : Number(last);
-      if (after !== undefined && !(Number.isInteger(after) && after >= -1))
-        throw new ChatRequestError({
-          status: 400,
-          message: 'Last-Event-ID: must be an event id (an integer)',
-        });
-      return streamRun(run[1]!, after === -1 ? undefined : after);
+      return streamRun(run[1]!, owner, parseLastEventId(last));
     }
     const session = /^\/sessions\/([\w.-]+)$/.exec(path);
-    if (session && method === 'GET') return getSession(session[1]!);
+    if (session && method === 'GET') return getSession(session[1]!, owner);
     throw new ChatRequestError({ status: 404, message: `${method} ${url.pathname}: no such route` });
   }
 
@@ -195,16 +204,17 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     matches,
     async fetch(request) {
       try {
-        if (authorize) {
-          const verdict = await authorize(request);
-          if (verdict instanceof Response) return verdict;
-          if (verdict !== true)
-            throw new ChatRequestError({
-              status: 401,
-              message: 'authorization: this request is not allowed',
-            });
-        }
-        return await route(request);
+        // Exactly under basePath: a framework mounting the handler on a wider pattern must not let
+        // `/xyz/chat` in past a guard that only covers `/api/*`.
+        const { pathname } = new URL(request.url);
+        if (!matches(pathname))
+          throw new ChatRequestError({
+            status: 404,
+            message: `${request.method} ${pathname}: no such route`,
+          });
+        const verdict = authorize ? ownerOfVerdict(await authorize(request)) : { owner: undefined };
+        if (verdict instanceof Response) return verdict;
+        return await route(request, verdict.owner);
       } catch (error) {
         if (!(error instanceof ChatRequestError)) onError(error);
         return errorResponse(error);
@@ -218,6 +228,21 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     close: () => runner.close(),
   };
   return handler;
+}
+
+/**
+ * `Last-Event-ID` (or `?lastEventId=`): the id of the last event the client got, digits only and below
+ * 2^31 (the log's ids are 32-bit integers in PostgreSQL), or -1 / empty for "from the start".
+ */
+function parseLastEventId(last: string | null): number | undefined {
+  if (last === null || last === '' || last === '-1') return undefined;
+  const after = /^\d{1,10}$/.test(last) ? Number(last) : Number.NaN;
+  if (!(after < 2 ** 31))
+    throw new ChatRequestError({
+      status: 400,
+      message: 'Last-Event-ID: must be an event id: digits only, below 2147483648 (or -1 for the start)',
+    });
+  return after;
 }
 
 /** `images` of `POST /chat`: http(s) addresses or `data:image/...` URIs, checked as the client checks them. */

@@ -6,6 +6,8 @@ import { RunState } from '../agent/run-state.js';
 import type { RunStateJson } from '../agent/run-state-schema.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { applyDecisions } from './apply-decisions.js';
+import { ChatEventLogWriter } from './chat-event-log-writer.js';
+import { type ChatOwner, clientSessionId } from './chat-owner.js';
 import type { ChatRunContinue, ChatRunStart } from './chat-runner.js';
 import {
   type ChatRunInfo,
@@ -17,16 +19,23 @@ import {
   trySignal,
 } from './chat-state.js';
 
+/** What a `ChatAgent` factory is told of the run it builds the agent for. */
+export interface ChatAgentContext {
+  /** The session as the client names it (unique per owner, not across owners). */
+  sessionId: string;
+  /** True when the conversation holds an image: answer with a vision model. */
+  vision: boolean;
+  /** Who the run acts for (`authorize`'s answer): build tools that reach only this user's data. */
+  owner: ChatOwner | undefined;
+}
+
 /**
- * The agent of a chat: one for all sessions, or one per session (e.g. with the session's tools). `vision`
- * is true when the conversation holds an image, so a factory can answer with a vision model.
+ * The agent of a chat: one for all sessions, or one per run built from its `ChatAgentContext` (e.g. with
+ * tools scoped to the owner, or a vision model for a conversation holding an image).
  */
 export type ChatAgent =
   | Agent<unknown, unknown>
-  | ((session: {
-      sessionId: string;
-      vision: boolean;
-    }) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>);
+  | ((context: ChatAgentContext) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>);
 
 /** Options of `executeChatRun`. */
 export interface ExecuteChatRunOptions {
@@ -74,8 +83,13 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   const stopTimer = setInterval(() => void checkStop(), stopCheckMs);
   const lease = new RunLease(store, runId, leaseMs);
   await lease.renew();
-  const leaseTimer = setInterval(() => void lease.renew(), Math.max(50, Math.floor(leaseMs / 3)));
-  const log = new EventLogWriter(store, runId, keepEndedRunsMs);
+  const log = new ChatEventLogWriter(store, runId, keepEndedRunsMs);
+  // The log lives as long as the run: renewed with the lease, so a run quiet for longer than the log's
+  // time to live (a long tool, a slow model) does not lose its log, and every later event, mid-run.
+  const leaseTimer = setInterval(
+    () => void lease.renew().then(() => log.touch()),
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   let shown = '';
   // The run's last event is appended only once the session and its values are settled: a client that
   // acts on `finish` (approves, sends the next message, reads the session) finds them so on any server.
@@ -159,21 +173,28 @@ async function startStream(
   const { store, run, agent } = options;
   if (run.kind === 'start') {
     const history = await store.getItems(run.sessionId);
-    const resolved = await agentFor(agent, run.sessionId, [...history, ...run.messages]);
+    const resolved = await agentFor(agent, run, [...history, ...run.messages]);
     return resolved.stream(run.messages, { runId: run.runId, session: run.sessionId, store, signal });
   }
   const record = await store.getRun(run.pausedRunId);
   if (record?.status !== 'interrupted')
     throw new Error(`Run ${run.pausedRunId} is not paused for approvals.`);
   const messages = ((record.state as { messages?: ChatMessage[] }).messages ?? []) as ChatMessage[];
-  const resolved = await agentFor(agent, run.sessionId, messages);
+  const resolved = await agentFor(agent, run, messages);
   const state = RunState.fromJSON(record.state as unknown as RunStateJson, resolved);
   applyDecisions(state, run.decisions);
   return resolved.stream(state, { runId: run.pausedRunId, store, signal });
 }
 
-async function agentFor(agent: ChatAgent, sessionId: string, messages: readonly ChatMessage[]) {
-  return typeof agent === 'function' ? agent({ sessionId, vision: holdsImage(messages) }) : agent;
+async function agentFor(
+  agent: ChatAgent,
+  run: ExecuteChatRunOptions['run'],
+  messages: readonly ChatMessage[],
+) {
+  if (typeof agent !== 'function') return agent;
+  const { owner } = run;
+  const sessionId = clientSessionId(owner, run.sessionId) ?? run.sessionId;
+  return agent({ sessionId, vision: holdsImage(messages), owner });
 }
 
 /** True when a message of the conversation carries an image. */
@@ -226,62 +247,5 @@ export class RunLease {
         .catch(() => false);
       if (written) return;
     }
-  }
-}
-
-/** Appends a run's events to the store's log in batches: one append in flight, the rest queued behind it. */
-class EventLogWriter {
-  #next = 0;
-  #queued: string[] = [];
-  #flushing: Promise<void> | undefined;
-
-  constructor(
-    readonly store: ChatStateStore,
-    readonly runId: string,
-    readonly ttlMs: number,
-  ) {}
-
-  push(data: string): void {
-    this.#queued.push(data);
-    this.#flushing ??= this.#drain();
-  }
-
-  /** Waits until every pushed event is stored (one more try for a batch whose appends kept failing). */
-  async flush(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
-    if (this.#queued.length === 0) return;
-    this.#flushing = this.#drain();
-    await this.#flushing;
-  }
-
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queued.length > 0) {
-        const batch = this.#queued;
-        this.#queued = [];
-        if (!(await this.#append(batch))) {
-          // Kept for the next push or the final flush, in order: a store fault loses no event.
-          this.#queued = [...batch, ...this.#queued];
-          return;
-        }
-        this.#next += batch.length;
-        await trySignal(this.store, chatKeys.eventsChannel(this.runId), String(this.#next - 1));
-      }
-    } finally {
-      this.#flushing = undefined;
-    }
-  }
-
-  // Retried with the same ids: the log skips ids it holds, so a lost reply adds nothing twice.
-  async #append(batch: string[]): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        await this.store.appendRunEvents(this.runId, this.#next, batch, { ttlMs: this.ttlMs * 2 });
-        return true;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
-      }
-    }
-    return false;
   }
 }

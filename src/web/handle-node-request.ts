@@ -136,11 +136,7 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
         res.cork();
         setImmediate(uncork);
       }
-      if (!res.write(value))
-        await new Promise((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
+      if (!res.write(value)) await drained(res);
     }
     if (corked) uncork();
     res.end();
@@ -149,6 +145,23 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   } finally {
     res.off('close', onClose);
   }
+}
+
+/**
+ * Waits until `res` can take more, or is gone; both listeners are removed either way (a long stream to a
+ * slow client waits thousands of times: one listener left per wait would pile up on the response).
+ */
+function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** The path of a Node request's target, or `undefined` when it is no path (`//`, `*`, `http://...`). */

@@ -8,6 +8,7 @@ export { toAgentEventJson } from '../agent/agent-event-json.js';
 export type { SseFrame } from '../agent/server-sse/sse-frame.js';
 export type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 export type { ApprovalDecision } from './apply-decisions.js';
+export type { AuthorizeVerdict, ChatOwner } from './chat-owner.js';
 export { type ChatRunObserverOptions, chatRunObserver } from './chat-run-observer.js';
 export type { ChatRunContinue, ChatRunner, ChatRunStart } from './chat-runner.js';
 export type { ChatSessionView } from './chat-sessions.js';
@@ -21,6 +22,7 @@ export {
 } from './chat-state.js';
 export {
   type ChatAgent,
+  type ChatAgentContext,
   type ChatHandler,
   type ChatHandlerOptions,
   createChatHandler,

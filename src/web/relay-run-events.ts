@@ -43,13 +43,16 @@ export async function* relayRunEvents(options: RelayRunEventsOptions): AsyncGene
       if (events.length === batchSize) continue;
       const info = (await readJsonValue<ChatRunInfo>(store, chatKeys.run(runId))).value;
       if (runIsOver(info)) {
-        // Events appended between the read above and the outcome: read until the log is dry.
-        const rest = await store.readRunEvents(runId, last);
-        for (const event of rest) {
-          last = event.id;
-          yield { id: String(event.id), data: event.data };
+        // Events appended between the read above and the outcome: read until the log is dry, a batch at
+        // a time, so a client that reads slowly never makes this hold the whole log.
+        for (;;) {
+          const rest = await store.readRunEvents(runId, last, batchSize);
+          for (const event of rest) {
+            last = event.id;
+            yield { id: String(event.id), data: event.data };
+          }
+          if (rest.length < batchSize) return;
         }
-        return;
       }
       if (signalled) continue;
       await new Promise<void>((resolve) => {

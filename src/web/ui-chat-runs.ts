@@ -1,5 +1,6 @@
 import type { AgentEventJson } from '../agent/agent-event-json.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { namespaceOfSession } from './chat-owner.js';
 import type { ChatSessions } from './chat-sessions.js';
 import { type ChatStateStore, chatKeys, readJsonValue, runIsOver } from './chat-state.js';
 import { shownItems } from './ui-shown-items.js';
@@ -25,7 +26,9 @@ export interface UIChatRun {
 
 const uiKeys = {
   last: (chatId: string) => `chat:ui:last:${chatId}`,
-  resumes: (chatId: string) => `chat:ui:resumes:${chatId}`,
+  // One flag per owner, not per chat: the GET that sets it must not write a value per id it is asked
+  // for (a flood of unknown ids would fill the store and evict real chats' state).
+  resumes: (chatId: string) => `chat:ui:resumes:${namespaceOfSession(chatId) || 'anonymous'}`,
 };
 
 /**
@@ -114,10 +117,19 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
 
   /**
    * For `regenerate()`: removes the session's last answer and its question, and answers the question
-   * (to be asked again). A pending approval must be decided first (409), as for a new message.
+   * (to be asked again) and what was removed (to `putBack` if the new run cannot start). A pending
+   * approval must be decided first (409), as for a new message; a run in progress too.
    */
-  async function takeLastQuestion(chatId: string): Promise<ChatMessage[]> {
+  async function takeLastQuestion(
+    chatId: string,
+  ): Promise<{ question: ChatMessage[]; taken: ChatMessage[] }> {
     const view = await sessions.describe(chatId);
+    if (view?.activeRunId) {
+      throw new ChatRequestError({
+        status: 409,
+        message: `id: run ${view.activeRunId} is still in progress in this chat`,
+      });
+    }
     if (view && view.pendingApprovals.length > 0) {
       const ids = view.pendingApprovals.map((call) => call.toolCallId);
       throw new ChatRequestError({
@@ -134,10 +146,15 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
         message: `id: chat '${chatId}' has no message to answer again`,
       });
     for (let count = items.length; count > at; count--) await store.popItem(chatId);
-    return [items[at]!];
+    return { question: [items[at]!], taken: items.slice(at) };
   }
 
-  return { lastOf, markResumes, begin, pageLeft, shownAll, settleLast, takeLastQuestion };
+  /** Puts back what `takeLastQuestion` removed, when the answer again could not start (a 409): nothing is lost. */
+  async function putBack(chatId: string, taken: ChatMessage[], attempt: string): Promise<void> {
+    await store.addItems(chatId, taken, { idempotencyKey: `regenerate-undo:${attempt}` });
+  }
+
+  return { lastOf, markResumes, begin, pageLeft, shownAll, settleLast, takeLastQuestion, putBack };
 }
 
 /** The operations of `createUIChatRuns`. */

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 import { toSseResponse } from '../agent/server-sse/sse-writer.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { type ChatOwner, ownedSessionId } from './chat-owner.js';
 import type { ChatSessions } from './chat-sessions.js';
 import { type ChatStateStore, chatKeys, runIsOver } from './chat-state.js';
 import { readJsonObject } from './request-body.js';
@@ -19,6 +21,8 @@ export interface UIRoutesContext {
   store: ChatStateStore;
   sse: SseStreamOptions;
   maxBodyBytes: number;
+  /** Who the request acts for: the chat id is namespaced by it. */
+  owner: ChatOwner | undefined;
 }
 
 /**
@@ -48,34 +52,46 @@ export async function routeUI(
 async function postUI(context: UIRoutesContext, request: Request): Promise<Response> {
   const { sessions, uiRuns, store, maxBodyBytes } = context;
   const parsed = parseUIChatRequest(await readJsonObject(request, maxBodyBytes));
-  const { sessionId } = parsed;
+  const sessionId = ownedSessionId(context.owner, parsed.sessionId);
   if (parsed.kind === 'decisions') {
-    const runId = await sessions.continuePaused(sessionId, parsed.decisions);
+    const runId = await sessions.continuePaused(sessionId, parsed.decisions, undefined, context.owner);
     await uiRuns.begin(sessionId, { runId, before: -1, input: [] });
-    return streamUI(context, sessionId, runId);
+    return streamUI(context, parsed.sessionId, runId);
   }
   const { unseenApproval } = await uiRuns.settleLast(sessionId);
+  const taken = parsed.kind === 'regenerate' ? await uiRuns.takeLastQuestion(sessionId) : undefined;
   const input: ChatMessage[] =
-    parsed.kind === 'regenerate'
-      ? await uiRuns.takeLastQuestion(sessionId)
-      : [{ role: 'user', content: parsed.text }];
+    parsed.kind === 'regenerate' ? taken!.question : [{ role: 'user', content: parsed.text }];
   const before = (await store.getItems(sessionId)).length;
-  const runId = await sessions.beginMessage(sessionId, input, { rejectPending: unseenApproval });
+  let runId: string;
+  try {
+    runId = await sessions.beginMessage(sessionId, input, {
+      rejectPending: unseenApproval,
+      owner: context.owner,
+    });
+  } catch (error) {
+    // Another run claimed the chat since the check (another tab, server or route): the answer stays.
+    if (taken) await uiRuns.putBack(sessionId, taken.taken, randomUUID());
+    throw error;
+  }
   await uiRuns.begin(sessionId, { runId, before, input });
-  return streamUI(context, sessionId, runId);
+  return streamUI(context, parsed.sessionId, runId);
 }
 
-async function getStream(context: UIRoutesContext, chatId: string): Promise<Response> {
+async function getStream(context: UIRoutesContext, clientId: string): Promise<Response> {
   const { sessions, uiRuns, store } = context;
+  const chatId = ownedSessionId(context.owner, clientId);
+  // One flag per owner (written once): a GET never writes a value per id it is asked for.
   await uiRuns.markResumes(chatId);
   const active = (await store.getValue(chatKeys.active(chatId))).value;
   if (active === undefined || runIsOver(await sessions.runInfo(active)))
     return new Response(null, { status: 204 });
-  return streamUI(context, chatId, active);
+  return streamUI(context, clientId, active);
 }
 
-async function getMessages(context: UIRoutesContext, chatId: string): Promise<Response> {
+async function getMessages(context: UIRoutesContext, clientId: string): Promise<Response> {
   const { sessions, uiRuns } = context;
+  const chatId = ownedSessionId(context.owner, clientId);
   const [view, last] = await Promise.all([sessions.describe(chatId), uiRuns.lastOf(chatId)]);
   const messages = view?.messages ?? [];
   const run = last.value;
@@ -91,9 +107,10 @@ async function getMessages(context: UIRoutesContext, chatId: string): Promise<Re
 }
 
 /** The run's events from its start as a UI message stream, noting how far the page got if it leaves. */
-async function streamUI(context: UIRoutesContext, chatId: string, runId: string): Promise<Response> {
-  const { sessions, uiRuns, sse } = context;
-  const { frames } = await sessions.events(runId);
+async function streamUI(context: UIRoutesContext, clientId: string, runId: string): Promise<Response> {
+  const { sessions, uiRuns, sse, owner } = context;
+  const chatId = ownedSessionId(owner, clientId);
+  const { frames } = await sessions.events(runId, owner);
   let sent = -1;
   let ended = false;
   async function* tracked(): AsyncGenerator<SseFrame> {
@@ -117,7 +134,7 @@ async function streamUI(context: UIRoutesContext, chatId: string, runId: string)
         ...sse.headers,
         ...UI_MESSAGE_STREAM_HEADERS,
         'x-run-id': runId,
-        'x-session-id': chatId,
+        'x-session-id': clientId,
       },
     },
   );

@@ -6,9 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readUIMessageStream, type UIMessage, uiMessageChunkSchema } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createChatClient } from '../../src/client/index.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { Agent, SvcClient } from '../../src/index.js';
+import { Agent, defineTool, SvcClient } from '../../src/index.js';
 import { memoryStore } from '../../src/stores/index.js';
 import { createChatHandler, toUIMessageStreamResponse } from '../../src/web/index.js';
 
@@ -137,6 +138,44 @@ describe('README web section', () => {
     expect(allowed.status).toBe(200);
     await allowed.text();
     chat.close();
+  });
+  it("should keep each user's chats to that user", async () => {
+    const users: Record<string, string> = { 'alice-token': 'alice', 'bob-token': 'bob' };
+    const notesOf = (userId: string) => [`${userId}'s first note`];
+    // #region web-chat-owners
+    const chat = createChatHandler({
+      // Who the request acts for: every session and run it makes is that user's, and another user's ids
+      // answer 404 on every route. (`true` admits an anonymous caller, `false` answers 401.)
+      authorize: (request) => {
+        const userId = users[request.headers.get('authorization')?.replace('Bearer ', '') ?? ''];
+        return userId ? { userId } : false;
+      },
+      // The factory is told the owner: give the agent tools that reach only that user's data.
+      agent: ({ owner }) =>
+        new Agent({
+          client,
+          model: 'svc-3.5-flash',
+          tools: [
+            defineTool({
+              name: 'list_notes',
+              description: "Lists the user's notes",
+              parameters: z.object({}),
+              execute: () => notesOf(owner!.userId),
+            }),
+          ],
+        }),
+    });
+    // #endregion
+    const base = await listen(createServer((req, res) => chat.node(req, res)));
+    const as = (token: string) =>
+      createChatClient({ baseUrl: `${base}/api`, headers: { authorization: `Bearer ${token}` } });
+    const run = as('alice-token').send('Hello!', { sessionId: 'notes' });
+    for await (const _event of run);
+    expect((await as('alice-token').session('notes')).messages).toHaveLength(2);
+    // Bob names the same session and Alice's run: neither exists for him.
+    await expect(as('bob-token').session('notes')).rejects.toMatchObject({ status: 404 });
+    await expect(as('bob-token').stop(await run.runId)).rejects.toMatchObject({ status: 404 });
+    await chat.close();
   });
   it('should keep every state of the chat in the store the servers share', async () => {
     // #region web-chat-shared

@@ -185,6 +185,67 @@ describe('serveMcpHttp', () => {
     });
   });
 
+  describe('when one client opens sessions in a loop (a session flood)', () => {
+    it("should keep at most maxSessions of that token's, closing its oldest, and never another's", async () => {
+      const { url } = await start({ token: ['token-a', 'token-b'], maxSessions: 10 });
+      const open = async (token: string) => {
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: { ...mcpHeaders, authorization: `Bearer ${token}` },
+          body: initialize,
+        });
+        await answer.text();
+        return answer.headers.get('mcp-session-id')!;
+      };
+      const list = async (token: string, sessionId: string) => {
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: { ...mcpHeaders, authorization: `Bearer ${token}`, 'mcp-session-id': sessionId },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+        });
+        await answer.text();
+        return answer.status;
+      };
+      const bob = await open('token-b');
+      const flood: string[] = [];
+      for (let n = 0; n < 1_000; n++) flood.push(await open('token-a'));
+      expect(endpoint!.sessionCount()).toBe(11);
+      expect(await list('token-b', bob)).toBe(200);
+      expect(await list('token-a', flood.at(-1)!)).toBe(200);
+      expect(await list('token-a', flood[0]!)).toBe(404);
+      expect(await list('token-a', flood.at(-11)!)).toBe(404);
+    }, 120_000);
+
+    it('should keep a session in use over newer idle ones', async () => {
+      const { url } = await start({ maxSessions: 3 });
+      const open = async () => {
+        const answer = await fetch(url, { method: 'POST', headers: mcpHeaders, body: initialize });
+        await answer.text();
+        return answer.headers.get('mcp-session-id')!;
+      };
+      const used = await open();
+      const others = [await open(), await open()];
+      const touch = await fetch(url, {
+        method: 'POST',
+        headers: { ...mcpHeaders, 'mcp-session-id': used },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+      await touch.text();
+      await open();
+      const status = async (sessionId: string) => {
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: { ...mcpHeaders, 'mcp-session-id': sessionId },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+        });
+        await answer.text();
+        return answer.status;
+      };
+      expect(await status(used)).toBe(200);
+      expect(await status(others[0]!)).toBe(404);
+    });
+  });
+
   describe('when a tool needs approval', () => {
     it('should list it as destructive and refuse to run it by default', async () => {
       const { url } = await start();

@@ -25,6 +25,8 @@ export function writeSse(source: SseSource, sink: SseSink, options: SseStreamOpt
   const { heartbeatMs, retryMs } = normalizeSseOptions(options);
   const iterator = source.frames[Symbol.asyncIterator]();
   let done = false;
+  // A frame waiting for the client to take the last one: no heartbeat piles up behind it.
+  let waiting = false;
   let lastWrite = Date.now();
   const write = (text: string) => {
     lastWrite = Date.now();
@@ -34,7 +36,7 @@ export function writeSse(source: SseSource, sink: SseSink, options: SseStreamOpt
     heartbeatMs > 0
       ? setInterval(
           () => {
-            if (!done && Date.now() - lastWrite >= heartbeatMs - 5) void write(': ping\n\n');
+            if (!done && !waiting && Date.now() - lastWrite >= heartbeatMs - 5) void write(': ping\n\n');
           },
           Math.max(1, heartbeatMs),
         )
@@ -53,7 +55,9 @@ export function writeSse(source: SseSource, sink: SseSink, options: SseStreamOpt
         const step = await iterator.next();
         if (done) return;
         if (step.done) break;
+        waiting = true;
         await write(encodeSseFrame(step.value));
+        waiting = false;
       }
     } catch {
       // The source failed after telling the client (an `error` frame); the response simply ends.
@@ -69,26 +73,46 @@ export function writeSse(source: SseSource, sink: SseSink, options: SseStreamOpt
   return { done: loop, cancel };
 }
 
-/** A Web `Response` streaming `source` as SSE; a cancelled body (client gone) calls `source.onCancel`. */
+/**
+ * A Web `Response` streaming `source` as SSE; a cancelled body (client gone) calls `source.onCancel`.
+ * Pull-based: about one frame waits in the body for the client, and the next is read from `source` only
+ * when the client takes it, so a client that stops reading holds one frame, not the run's whole log.
+ */
 export function toSseResponse(source: SseSource, options: SseStreamOptions = {}): Response {
   const { headers } = normalizeSseOptions(options);
   const encoder = new TextEncoder();
   let cancel: ((reason: unknown) => void) | undefined;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const writer = writeSse(
-        source,
-        {
-          write: (text) => controller.enqueue(encoder.encode(text)),
-          end: () => controller.close(),
-        },
-        options,
-      );
-      cancel = writer.cancel;
+  let pulled: (() => void) | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const writer = writeSse(
+          source,
+          {
+            write(text) {
+              controller.enqueue(encoder.encode(text));
+              if ((controller.desiredSize ?? 1) > 0) return;
+              return new Promise<void>((resolve) => {
+                pulled = resolve;
+              });
+            },
+            end: () => controller.close(),
+          },
+          options,
+        );
+        cancel = writer.cancel;
+      },
+      pull() {
+        pulled?.();
+        pulled = undefined;
+      },
+      cancel(reason) {
+        cancel?.(reason);
+        pulled?.();
+        pulled = undefined;
+      },
     },
-    cancel(reason) {
-      cancel?.(reason);
-    },
-  });
+    { highWaterMark: 1 },
+  );
   return new Response(body, { status: 200, headers });
 }

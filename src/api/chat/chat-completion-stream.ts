@@ -259,7 +259,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   #parse(data: string): ChatCompletionChunk {
     let chunk: unknown;
     try {
-      chunk = JSON.parse(data);
+      // Masked in the raw event: an answer that echoes a secret whole never reaches a delta.
+      chunk = JSON.parse(this.#redact(data));
     } catch {
       // Not kept as `cause`: the parser's message quotes the text, which may echo the key.
       throw new InvalidResponseError(

@@ -10,7 +10,12 @@ export const chatInstructions =
   'the current time, knowledge bases and files instead of guessing, and answer briefly in plain text. ' +
   "Answer questions about the user's documents from search_knowledge_base and name the files you used.";
 
-/** Demo tools plus the knowledge-base and file tools (file access limited to `root`). */
+/**
+ * Demo tools plus the knowledge-base and file tools (file access limited to `root`). `upload_file` reads a
+ * local file and sends it out, so a person approves it: a document or page the agent reads must not be
+ * able to make it upload a file by itself.
+ */
 export function chatTools(client: SvcClient, root: string): AnyTool[] {
-  return [...demoTools(), ...knowledgeBaseTools(client), ...fileTools(client, { root })];
+  const files = fileTools(client, { root, needsApproval: { upload_file: true } });
+  return [...demoTools(), ...knowledgeBaseTools(client), ...files];
 }

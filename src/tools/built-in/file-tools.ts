@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
@@ -8,6 +9,7 @@ import { ToolDefinitionError } from '../errors.js';
 import type { Tool } from '../tool.js';
 import { compact } from '../utils.js';
 import { readInsideRoot } from './resolve-inside-root.js';
+import { defaultSecretFilePatterns, refuseSecretFile } from './secret-files.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 
 /** Names of the file tools. */
@@ -25,6 +27,12 @@ export interface FileToolsOptions extends ToolSelection<FileToolName> {
   fileReadyTimeoutMs?: number;
   /** Let `upload_file` read a file with several hard links (another may lie outside `root`). @default false */
   allowHardLinks?: boolean;
+  /**
+   * File names `upload_file` refuses to read, checked on every part of the asked and of the real path
+   * (`.env*`, private keys, credential files); `false` reads them all.
+   * @default defaultSecretFilePatterns
+   */
+  secretFiles?: readonly RegExp[] | false;
 }
 
 const purposes = ['file-extract', 'retrieval-text', 'retrieval-image', 'storage'] as const;
@@ -48,6 +56,7 @@ function describeFile(file: FileObject) {
  */
 export function fileTools(client: SvcClient, options: FileToolsOptions = {}): Tool[] {
   const { root, maxContentChars = 20_000, fileReadyTimeoutMs = 120_000 } = options;
+  const secretFiles = options.secretFiles === false ? [] : (options.secretFiles ?? defaultSecretFilePatterns);
   const { z } = loadZod();
   const fileId = z
     .string()
@@ -129,10 +138,12 @@ export function fileTools(client: SvcClient, options: FileToolsOptions = {}): To
         needsApproval: approval('upload_file', false),
         timeoutMs: fileReadyTimeoutMs + 60_000,
         execute: async ({ path: requested, purpose }, { signal }) => {
+          refuseSecretFile(requested, undefined, secretFiles);
           // Read through the checked descriptor: the path is never opened again after the check.
-          const { bytes } = await readInsideRoot(root!, requested, {
+          const { real, bytes } = await readInsideRoot(root!, requested, {
             allowHardLinks: options.allowHardLinks,
           });
+          refuseSecretFile(requested, { root: await realpath(root!), real }, secretFiles);
           const uploaded = await client.files.upload(
             { file: bytes, purpose, filename: path.basename(requested) },
             { signal },

@@ -5,6 +5,7 @@ import type { SvcClient } from '../../api/svc-client.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { hostedTools } from '../../tools/hosted-tools.js';
 import type { AnyTool } from '../../tools/tool.js';
+import type { ChatOwner } from '../chat-owner.js';
 
 /** What a `--agent` module's default export may be given to build the agent of a session. */
 export interface ServeAgentContext {
@@ -14,6 +15,8 @@ export interface ServeAgentContext {
   knowledgeBaseId: string | undefined;
   /** True when the conversation holds an image attached in the page: answer with a vision model. */
   vision: boolean;
+  /** Who the run acts for (`authorize`'s answer); `undefined` for the page's one anonymous user. */
+  owner?: ChatOwner | undefined;
 }
 
 /** A `--agent` module's default export: an agent, or a function building one per session. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Store } from '../../agent/durable/store.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import { ConfigurationError } from '../../transport/errors.js';
+import { type AuthorizeVerdict, ownedSessionId, ownerOfVerdict } from '../chat-owner.js';
 import type { ChatRunner } from '../chat-runner.js';
 import { createChatHandler } from '../create-chat-handler.js';
 import { handleNodeRequest, requestPathname } from '../handle-node-request.js';
@@ -38,6 +39,12 @@ export interface ChatServerOptions {
   store?: Store;
   /** Where runs execute. @default in this process */
   runner?: ChatRunner;
+  /**
+   * Who a request acts for, as `createChatHandler`'s `authorize`, for the chat routes and the uploads:
+   * each owner's sessions and their uploaded files are their own. The page is for one user on loopback:
+   * without it every request is the anonymous owner.
+   */
+  authorize?: (request: Request) => AuthorizeVerdict | Promise<AuthorizeVerdict>;
 }
 
 /** A running chat server. */
@@ -56,12 +63,23 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const chat = createChatHandler({
     ...(options.store && { store: options.store }),
     ...(options.runner && { runner: options.runner }),
-    agent: async ({ sessionId, vision }) =>
-      options.agent({ client, sessionId, vision, knowledgeBaseId: await uploads.storeOf(sessionId) }),
+    ...(options.authorize && { authorize: options.authorize }),
+    agent: async ({ sessionId, vision, owner }) =>
+      options.agent({
+        client,
+        sessionId,
+        vision,
+        owner,
+        knowledgeBaseId: await uploads.storeOf(ownedSessionId(owner, sessionId)),
+      }),
   });
   const html = renderChatPage({ subtitle });
 
   async function uploadFile(request: Request): Promise<Response> {
+    const verdict = options.authorize
+      ? ownerOfVerdict(await options.authorize(request))
+      : { owner: undefined };
+    if (verdict instanceof Response) return verdict;
     const url = new URL(request.url);
     const sessionId = url.searchParams.get('sessionId');
     const name = url.searchParams.get('name');
@@ -73,7 +91,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     if (!name || name.length > 255)
       throw new ChatRequestError({ status: 400, message: 'name: required file name' });
     const bytes = await readBodyBytes(request.body, maxUploadBytes, request.headers.get('content-length'));
-    return jsonResponse(200, await uploads.add(sessionId, name, bytes));
+    // The session's files are its owner's: another owner's session of the same name has its own base.
+    return jsonResponse(200, await uploads.add(ownedSessionId(verdict.owner, sessionId), name, bytes));
   }
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {

@@ -16,10 +16,17 @@ beforeAll(async () => {
   fixture = await createFileFixture('svc-file-tools-', {
     'work/report.md': '# Sales\nRevenue grew 12% in Q3.',
     'secret.env': 'TOKEN=hunter2',
+    'work/.env': 'TOKEN=hunter2',
+    'work/.env.production': 'TOKEN=hunter2',
+    'work/keys/server.pem': 'TOKEN=hunter2',
+    'work/.aws/config': 'TOKEN=hunter2',
+    'work/credentials.json': 'TOKEN=hunter2',
+    'work/id_ed25519': 'TOKEN=hunter2',
   });
   base = fixture.dir;
   root = fixture.path('work');
   await symlink(path.join(base, 'secret.env'), path.join(root, 'innocent.md'));
+  await symlink(path.join(root, '.env'), path.join(root, 'notes.md'));
 });
 afterAll(async () => {
   await service.close();
@@ -113,6 +120,49 @@ describe('fileTools', () => {
       expect(outcome.content).toMatch(/^Error in upload_file: Refused path/);
       expect(outcome.content).not.toContain('hunter2');
       expect(service.emulator.requests()).toHaveLength(before);
+    });
+  });
+
+  describe('when the model asks to upload a file that looks like it holds secrets', () => {
+    it.each([
+      ['.env'],
+      ['./.env'],
+      ['.env.production'],
+      ['keys/server.pem'],
+      ['.aws/config'],
+      ['credentials.json'],
+      ['id_ed25519'],
+      ['notes.md'], // a harmless name linking to .env
+    ])('should refuse %s by default without reading or sending it', async (requested) => {
+      const before = service.emulator.requests().length;
+      const outcome = await callTool(fileTools(service.client, { root }), service.client, 'upload_file', {
+        path: requested,
+        purpose: 'file-extract',
+      });
+      expect(outcome.status).toBe('error');
+      expect(outcome.content).toMatch(/looks like it holds secrets/);
+      expect(outcome.content).not.toContain('hunter2');
+      expect(service.emulator.requests()).toHaveLength(before);
+    });
+
+    it('should upload it when the app turns the check off (secretFiles: false) or narrows it', async () => {
+      const open = fileTools(service.client, { root, secretFiles: false });
+      const uploaded = await callTool(open, service.client, 'upload_file', {
+        path: '.env',
+        purpose: 'storage',
+      });
+      expect(uploaded.status).toBe('ok');
+      const narrowed = fileTools(service.client, { root, secretFiles: [/\.pem$/] });
+      const pem = await callTool(narrowed, service.client, 'upload_file', {
+        path: 'keys/server.pem',
+        purpose: 'storage',
+      });
+      expect(pem.status).toBe('error');
+      const env = await callTool(narrowed, service.client, 'upload_file', {
+        path: '.env',
+        purpose: 'storage',
+      });
+      expect(env.status).toBe('ok');
     });
   });
 });
