@@ -2,6 +2,36 @@
 export type { CanonicalRequest } from './canonical-request.js';
 export type { CassetteFile, Interaction, RecordedResponse } from './cassette.js';
 export { ReplayMissError, ScriptNotConsumedError } from './errors.js';
+export {
+  defineEval,
+  type EvalDefinition,
+  type EvalVariant,
+  loadEvalData,
+  type TaskContext,
+} from './evals/define-eval.js';
+export { renderEvalReport } from './evals/eval-report.js';
+export {
+  compareToBaseline,
+  type EvalResult,
+  type ItemResult,
+  type RunEvalOptions,
+  runEval,
+  type VariantResult,
+} from './evals/run-eval.js';
+export {
+  budget,
+  citesSource,
+  type ExpectedToolCall,
+  exact,
+  includes,
+  jsonSchemaValid,
+  llmJudge,
+  matches,
+  type ScoreInput,
+  type Scorer,
+  type TaskOutput,
+  toolTrajectory,
+} from './evals/scorers.js';
 export { type Recording, type RecordMode, type RecordReplayOptions, recordReplay } from './record-replay.js';
 export {
   type DispatchMode,

@@ -29,7 +29,9 @@ describe('scriptModel', () => {
         'Weather in Oslo?',
       );
       expect(result.text).toBe('It is 14 °C in Oslo.');
-      expect(result.steps[0]?.toolCalls.map((call) => JSON.parse(call.arguments))).toEqual([{ city: 'Oslo' }]);
+      expect(result.steps[0]?.toolCalls.map((call) => JSON.parse(call.arguments))).toEqual([
+        { city: 'Oslo' },
+      ]);
       model.assertComplete();
     });
   });
