@@ -1,4 +1,4 @@
-// Bundles the entry points (main, emulator, web, telemetry, mcp, stores, queue, CLI) into dist with shared
+// Bundles the entry points (main, emulator, web, telemetry, mcp, stores, queue, testing, CLI) into dist with shared
 // chunks. Why not plain tsc
 // output: every ES module costs time at import, and a cold `import 'svc-agents'` of ~100 small files cost
 // 1.45x a bare `import 'undici'`; bundled it is about 1.05x (bench/results). Types still come from tsc.
@@ -24,6 +24,7 @@ await build({
     'src/mcp/index.ts',
     'src/stores/index.ts',
     'src/queue/index.ts',
+    'src/testing/index.ts',
     'src/cli/main.ts',
   ],
   outdir: 'dist',

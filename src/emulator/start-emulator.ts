@@ -148,6 +148,7 @@ export async function startEmulator({
     baseURL,
     port: address.port,
     script: (answers: ScriptedAnswer[]) => script.push(answers),
+    scriptedRemaining: () => script.size,
     requests: hooks.requests,
     reset: hooks.reset,
     setFaults: hooks.setFaults,

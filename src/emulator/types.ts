@@ -144,6 +144,8 @@ export interface Emulator {
   readonly port: number;
   /** Queues scripted answers for the next chat-completion requests. */
   script(answers: ScriptedAnswer[]): void;
+  /** Scripted answers still queued (none left means every one was consumed). */
+  scriptedRemaining(): number;
   /** Requests received so far (the most recent 10,000), oldest first. */
   requests(): RecordedRequest[];
   /** Clears scripted answers, recorded requests and runtime faults (stored data stays). */

@@ -20,6 +20,8 @@ export async function writeReply(
   fault: EmulatorFault | undefined,
 ): Promise<void> {
   const effective = { ...fault, ...reply.fault };
+  // A request's own fault waited before the route ran; a scripted answer's latency waits here.
+  if (reply.fault?.latencyMs) await sleep(reply.fault.latencyMs);
   const headers = { ...effective.headers, ...reply.headers };
   if (reply.kind === 'sse' && effective.notEventStream) {
     const page = `<html><body><h1>502 Bad Gateway</h1>${effective.echoKey ? `<p>key ${callerKey(res)}</p>` : ''}</body></html>`;

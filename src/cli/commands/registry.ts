@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../command.js';
 import { chatCommand } from './chat.js';
 import { emulatorCommand } from './emulator.js';
+import { evalCommand } from './eval.js';
 import {
   filesContentCommand,
   filesGetCommand,
@@ -48,6 +49,7 @@ export const commands: CommandSpec[] = [
   voiceCloneCommand,
   voiceLsCommand,
   tokensCommand,
+  evalCommand,
   mcpServeCommand,
   emulatorCommand,
   workerCommand,

@@ -2,34 +2,37 @@
 // "how are you" words gets a brief answer; a message that asks for anything else is not small talk.
 // What the demo cannot do gets one honest answer that says what it can do, never the prompt said back.
 
-/** Intents in the order their answers are joined ("Hello! How are you?" greets, then answers). */
-const INTENTS: Array<{ words: RegExp; reply: string }> = [
+/**
+ * Intents in the order their answers are joined ("Hello! How are you?" greets, then answers): `words` are
+ * every word the intent may use, `marker` a word that shows it (filler alone, "it is", is no intent).
+ */
+const INTENTS: Array<{ words: RegExp; marker: RegExp; reply: string }> = [
   {
     words: /^(hi|hello|hey|hiya|howdy|greetings|yo|morning|afternoon|evening|good|there|all|everyone)$/,
+    marker: /^(hi|hello|hey|hiya|howdy|greetings|yo|morning|afternoon|evening)$/,
     reply: 'Hello!',
   },
   {
     words: /^(how|are|you|doing|today|it|going|how's|hows|is|things)$/,
+    marker: /^(how|how's|hows)$/,
     reply: "I'm doing well, thanks for asking.",
   },
   {
     words:
       /^(thanks|thank|you|thx|ty|cheers|appreciate|appreciated|it|that|was|so|much|very|a|lot|helpful|great|perfect|awesome|nice|i|really|for|the|help)$/,
+    marker: /^(thanks|thank|thx|ty|cheers|appreciate|appreciated|helpful)$/,
     reply: "You're welcome!",
   },
   {
     words: /^(bye|goodbye|see|you|later|soon|tomorrow|then|ya|night|good|for|now|take|care)$/,
+    marker: /^(bye|goodbye|see|later|night|care)$/,
     reply: 'Goodbye! Come back any time.',
   },
-  { words: /^(ok|okay|alright|got|it|cool|sounds|good|great|perfect|nice)$/, reply: 'Glad that helps.' },
-];
-/** Words that mark each intent (a message of filler words alone, "it is", is none of them). */
-const MARKERS = [
-  /^(hi|hello|hey|hiya|howdy|greetings|yo|morning|afternoon|evening)$/,
-  /^(how|how's|hows)$/,
-  /^(thanks|thank|thx|ty|cheers|appreciate|appreciated|helpful)$/,
-  /^(bye|goodbye|see|later|night|care)$/,
-  /^(ok|okay|alright|got|cool|sounds)$/,
+  {
+    words: /^(ok|okay|alright|got|it|cool|sounds|good|great|perfect|nice)$/,
+    marker: /^(ok|okay|alright|got|cool|sounds)$/,
+    reply: 'Glad that helps.',
+  },
 ];
 
 /** What the demo model is and can do: the answer to "who are you" and to whatever it cannot answer. */
@@ -44,7 +47,7 @@ export function smallTalkReply(text: string): string | undefined {
   if (words.length === 0 || words.length > 10) return undefined;
   if (/^(who|what) are you$|^what can you do$|^(help|what do you do)$/.test(words.join(' ')))
     return `${DEMO_ABILITIES.replace(", so I can't answer that", '')}`;
-  const present = INTENTS.map((intent, i) => words.some((w) => MARKERS[i]!.test(w)));
+  const present = INTENTS.map((intent) => words.some((w) => intent.marker.test(w)));
   if (!present.some(Boolean)) return undefined;
   // Every word must belong to an intent the message shows: "Thanks, now summarise the report" asks for more.
   if (!words.every((w) => INTENTS.some((intent, i) => present[i] && intent.words.test(w)))) return undefined;

@@ -32,7 +32,7 @@ function stem(word: string): string {
  * "Enable dark_mode" a feature-flag tool. One line per concept.
  */
 const RELATED = [
-  'weather rain raining rainy sunny snow snowing forecast temperature umbrella windy',
+  'weather rain raining rainy sunny snow snowing forecast temperature umbrella windy warm cold',
   'flag feature enable disable activate deactivate toggle',
   'order buy purchase',
 ].map((line) => line.split(' '));
