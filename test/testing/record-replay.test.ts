@@ -141,8 +141,8 @@ describe('recordReplay', () => {
     });
   });
 
-  describe('when files, a knowledge base and audio are used', () => {
-    it('should record and replay uploads, knowledge-base calls and spoken answers', async () => {
+  describe('when files, a knowledge base, images and audio are used', () => {
+    it('should record and replay uploads, knowledge-base calls, generated images and spoken answers', async () => {
       const work = async (client: SvcClient) => {
         const file = await client.files.upload({
           file: new Blob(['Otters hold hands while they sleep.'], { type: 'text/plain' }),
@@ -158,8 +158,13 @@ describe('recordReplay', () => {
           audio: { voice: 'wenrounansheng', format: 'wav' },
           messages: [{ role: 'user', content: 'Hello!' }],
         });
+        const image = await client.images.generate({
+          model: 'svc-1x-medium',
+          prompt: 'A lighthouse at dusk',
+          response_format: 'b64_json',
+        });
         return {
-          file: file.id,
+          image: image.data[0]?.image?.slice(0, 64),
           store: store.id,
           listed: listed.data.map((entry) => entry.id),
           transcript: spoken.choices[0]?.message.audio?.transcript,
@@ -172,6 +177,7 @@ describe('recordReplay', () => {
       const replayed = await replay('media', work);
       expect(replayed).toEqual(live.out);
       expect(live.out.audioBytes).toBeGreaterThan(1000);
+      expect(live.out.image).toMatch(/^[A-Za-z0-9+/]{64}$/);
       const text = await readFile(live.path, 'utf8');
       // The upload is keyed on its content's hash, not on the random multipart boundary.
       expect(text).toMatch(/"sha256": "[0-9a-f]{64}"/);
