@@ -164,6 +164,7 @@ describe('recordReplay', () => {
           response_format: 'b64_json',
         });
         return {
+          file: file.id,
           image: image.data[0]?.image?.slice(0, 64),
           store: store.id,
           listed: listed.data.map((entry) => entry.id),
