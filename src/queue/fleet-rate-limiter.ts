@@ -13,6 +13,11 @@ import { type BucketSpec, bucketsFor, type NormalizedRateLimits } from './rate-l
 const DEFAULT_PAUSE_MS = 1_000;
 /** Wakers of one refill are spread over this much, so they do not all ask at the same instant. */
 const MAX_JITTER_MS = 20;
+/**
+ * After a failed take the backend is not asked again for this long: the requests in between go out
+ * unchecked at once, rather than each in line waiting out its own timeout on a half-open connection.
+ */
+const UNREACHABLE_BACKOFF_MS = 5_000;
 
 /** Options of `createFleetRateLimiter`. */
 export interface FleetRateLimiterOptions {
@@ -48,6 +53,9 @@ export function createFleetRateLimiter({
     backend.count(window(), model, tenant, add).catch(onError);
   };
 
+  // Until then a take goes out unchecked without asking the backend (it failed or timed out last time).
+  let unreachableUntil = 0;
+
   // One request per model at a time asks the backend from this process; the others wait in line here, so
   // a refill wakes one asker per worker rather than every waiting run.
   const lines = new Map<string, Promise<void>>();
@@ -82,11 +90,13 @@ export function createFleetRateLimiter({
   ): Promise<BudgetLease> => {
     let waited = false;
     for (;;) {
+      if (Date.now() < unreachableUntil) break;
       let wait: number;
       try {
         wait = await backend.take(buckets, estimate);
       } catch (error) {
         // The shared budget is out of reach: the service's own 429s still hold the fleet back.
+        unreachableUntil = Date.now() + UNREACHABLE_BACKOFF_MS;
         onError(error);
         break;
       }

@@ -2,6 +2,7 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { loadOptional } from '../transport/load-module.js';
 import {
   emptyStatsRow,
+  LIMITS_BACKEND_TIMEOUT_MS,
   type LimitStatField,
   type LimitStatsRow,
   type LimitsBackend,
@@ -66,7 +67,14 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
   const redis = () => {
     client ??= loadOptional('ioredis', () => import('ioredis'), 'svc-agents/queue limits').then(
       ({ Redis }) => {
-        const connection = new Redis({ ...options, maxRetriesPerRequest: 2 });
+        // Every command is bounded, also on a half-open connection that never answers (no reset to notice).
+        const connection = new Redis({
+          ...options,
+          maxRetriesPerRequest: 2,
+          commandTimeout: LIMITS_BACKEND_TIMEOUT_MS,
+          connectTimeout: LIMITS_BACKEND_TIMEOUT_MS,
+          keepAlive: 1_000,
+        });
         // A dropped connection is a failed call the limiter answers for; it must not crash the process.
         connection.on('error', () => undefined);
         return connection;
