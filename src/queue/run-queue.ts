@@ -17,6 +17,7 @@ import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullm
 import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { QueueUnavailableError, RunStoppedError } from './queue-errors.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
+import { readRunJobMeta, saveRunJobMeta } from './run-job-meta.js';
 import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
 /** The queue name used when none is given. */
@@ -165,24 +166,27 @@ export class RunQueue {
         store: this.#store,
         agentName,
         runId,
-        state: new RunState({ messages }),
+        // A copy: the session's history is put in front of the state's messages, not of the caller's input.
+        state: new RunState({ messages: [...messages] }),
         session: options.session,
         fresh: true,
       });
     } catch (error) {
       if (!RunConflictError.isInstance(error)) throw error;
       const stored = await this.#store.getRun(runId);
-      if (!stored || !isSameRequest(stored, agentName, messages)) throw error;
+      if (!stored || !isSameRequest(stored, agentName, messages, options.session)) throw error;
       if (stored.status === 'running') await this.#requeueIfStranded(stored, 'enqueue');
       return runId;
     }
+    // Kept for the jobs that queue the run again (after an approval, by the stranded-run check).
+    await saveRunJobMeta(this.#store, runId, { tenant, eventLogId: options.eventLogId });
     const priority =
       tenant === undefined
         ? options.priority
         : fairPriority(options.priority, await this.#limitsBackend().enterBacklog(tenant));
     await this.#add(
       record,
-      { priority, delay: options.delay, tenant, eventLogId: options.eventLogId },
+      { priority, delay: options.delay, tenant, eventLogId: options.eventLogId, fresh: true },
       'enqueue',
     );
     return runId;
@@ -256,6 +260,8 @@ export class RunQueue {
     }
     const { record } = outcome!;
     if (record.status !== 'running') return;
+    // The continuation's log is the run's from now on, also for a job the stranded-run check adds.
+    await saveRunJobMeta(this.#store, runId, { eventLogId: options.eventLogId });
     const add = { eventLogId: options.eventLogId };
     if (anyRecorded) await this.#add(record, add, 'queue the approved');
     else await this.#requeueIfStranded(record, 'queue the approved', add);
@@ -427,6 +433,11 @@ export class RunQueue {
   }
 
   async #add(record: RunRecord, options: AddOptions, operation: string) {
+    // A run queued again keeps the tenant and event log its first job had; one a worker has claimed
+    // (its version moved past 1) already left its tenant's backlog.
+    const kept = options.fresh ? {} : await readRunJobMeta(this.#store, record.id);
+    const tenant = options.tenant ?? kept.tenant;
+    const eventLogId = options.eventLogId ?? kept.eventLogId;
     await this.#bounded(record.id, operation, async () => {
       const { queue } = await this.#open();
       await queue.add(
@@ -434,8 +445,9 @@ export class RunQueue {
         {
           runId: record.id,
           agentName: record.agentName,
-          ...(options.tenant !== undefined && { tenant: options.tenant }),
-          ...(options.eventLogId !== undefined && { eventLogId: options.eventLogId }),
+          ...(tenant !== undefined && { tenant }),
+          ...(eventLogId !== undefined && { eventLogId }),
+          ...(!options.fresh && tenant !== undefined && record.version > 1 && { started: true }),
         },
         {
           // One job per (run, version): re-queueing the same state twice is one job.
@@ -494,6 +506,8 @@ export class RunQueue {
 }
 
 interface AddOptions {
+  /** The first job of a run just stored (nothing kept to read back). */
+  fresh?: boolean;
   priority?: number | undefined;
   delay?: number | undefined;
   tenant?: string | undefined;
@@ -505,10 +519,19 @@ function jobIdOf(record: Pick<RunRecord, 'id' | 'version'>): string {
   return `run-${Buffer.from(record.id).toString('base64url')}-${record.version}`;
 }
 
-// Whether a stored run is the one an enqueue call asks for: same agent, same input messages.
-function isSameRequest(record: RunRecord, agentName: string, messages: readonly ChatMessage[]): boolean {
-  if (record.agentName !== agentName) return false;
+// Whether a stored run is the one an enqueue call asks for: same agent, same session, same input messages.
+function isSameRequest(
+  record: RunRecord,
+  agentName: string,
+  messages: readonly ChatMessage[],
+  session: string | undefined,
+): boolean {
+  if (record.agentName !== agentName || record.session?.id !== session) return false;
+  // A session run's record keeps its own input apart, and its state leaves the session's history out
+  // (`historyOmitted`): `start` then counts messages the stored state does not hold.
+  const link = record.session;
   const stored = (record.state as { messages?: ChatMessage[] }).messages ?? [];
-  const start = record.session?.start ?? 0;
-  return JSON.stringify(stored.slice(start, start + messages.length)) === JSON.stringify(messages);
+  const start = link?.historyOmitted ? 0 : (link?.start ?? 0);
+  const input = link?.input ?? stored.slice(start, start + messages.length);
+  return JSON.stringify(input) === JSON.stringify(messages);
 }
