@@ -179,6 +179,16 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     throw new backend.DelayedError();
   };
 
+  // Records that the run failed for good; false when the store stayed unreachable through the tries.
+  const recordFailure = (runId: string, error: unknown): Promise<boolean> =>
+    markFailed(options.store, runId, error, { onError }).then(
+      () => true,
+      (failure: unknown) => {
+        onError(failure);
+        return !isTransientInfrastructureError(failure);
+      },
+    );
+
   const retryTransient = (job: Job<RunJobData>, token: string | undefined, error: unknown) => {
     const { runId } = job.data;
     const failures = transientFailures.get(runId) ?? 0;
@@ -271,6 +281,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         return endStopped(runId, stopRequest.reason, log);
       }
     }
+    // A failure an earlier attempt could not record: recorded now, and the run is not started again.
+    if (job.data.failure !== undefined) {
+      if (!(await recordFailure(runId, job.data.failure))) {
+        return await retryTransient(job, token, new Error(`Run "${runId}" failed; recording it waits`));
+      }
+      transientFailures.delete(runId);
+      const error = new backend.UnrecoverableError(job.data.failure);
+      publish(runId, { type: 'error', error }, log);
+      attempt.ended = 'failed';
+      throw error;
+    }
     const agent = options.agents[agentName];
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
@@ -332,8 +353,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       const retryable = APIError.isInstance(error) && error.isRetryable;
       if (!retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
         onError(error);
+        if (!(await recordFailure(runId, error))) {
+          // The store did not take the failure: the job comes back later only to record it, so the
+          // run neither stays `running` (to be run again) nor runs again now.
+          const failure = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          await job.updateData({ ...job.data, failure }).catch(onError);
+          return await retryTransient(job, token, error);
+        }
         transientFailures.delete(runId);
-        await markFailed(options.store, runId, error).catch(onError);
         publish(runId, { type: 'error', error }, log);
         attempt.ended = 'failed';
         throw new backend.UnrecoverableError(error instanceof Error ? error.message : String(error));
@@ -378,7 +405,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       if (!(await job.isFailed())) return;
       const { runId } = job.data;
       transientFailures.delete(runId);
-      if (await markFailed(options.store, runId, error)) publishError(runId, error);
+      if (await markFailed(options.store, runId, error, { onError })) publishError(runId, error);
     })().catch(onError);
   });
 

@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../agent/durable/store.js';
+import { RunConflictError } from '../agent/errors.js';
+import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { WorkerClosedError } from './queue-errors.js';
 
 /**
@@ -40,17 +44,51 @@ export function fenceWrites(store: Store, signal: AbortSignal): Store {
 
 const READS = new Set(['getRun', 'listRuns', 'getItems', 'close']);
 
+/** Options of `markFailed`. */
+export interface MarkFailedOptions {
+  /** Tries of the write when the store is unreachable. @default 4 */
+  attempts?: number;
+  /** The wait before the second try, doubled before each further one. @default 250 */
+  backoffMs?: number;
+  /** Each failed try, before the next. */
+  onError?: (error: unknown) => void;
+}
+
 /**
  * Records that the run failed for good (version-checked; a run another worker now owns is left alone, and
- * a run already completed or failed keeps its outcome). Answers whether it wrote.
+ * a run already completed or failed keeps its outcome). Answers whether it wrote. The write has one write
+ * id across its tries: a try whose reply was lost (a reset, a timeout after the store applied it) is
+ * recognised by the next, and a store unreachable for a moment is tried again, so the record does not
+ * stay `running` after its job failed (the stranded-run check would run it again).
  */
-export async function markFailed(store: Store, runId: string, error: unknown): Promise<boolean> {
-  const record = await store.getRun(runId);
-  if (!record || record.status === 'completed' || record.status === 'failed') return false;
-  const { version, createdAt: _createdAt, updatedAt: _updatedAt, ...input } = record;
+export async function markFailed(
+  store: Store,
+  runId: string,
+  error: unknown,
+  { attempts = 4, backoffMs = 250, onError }: MarkFailedOptions = {},
+): Promise<boolean> {
+  const writeId = randomUUID();
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  await store.updateRun(runId, version, { ...input, status: 'failed', error: message });
-  return true;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const record = await store.getRun(runId);
+      if (record?.writeId === writeId) return true;
+      if (!record || record.status === 'completed' || record.status === 'failed') return false;
+      const { version, createdAt: _createdAt, updatedAt: _updatedAt, writeId: _writeId, ...input } = record;
+      try {
+        await store.updateRun(runId, version, { ...input, status: 'failed', error: message }, { writeId });
+      } catch (writeError) {
+        // Another writer moved the run on (it owns it now), unless the write that conflicted was ours.
+        if (!RunConflictError.isInstance(writeError)) throw writeError;
+        return (await store.getRun(runId))?.writeId === writeId;
+      }
+      return true;
+    } catch (failure) {
+      if (attempt >= attempts || !isTransientInfrastructureError(failure)) throw failure;
+      onError?.(failure);
+      await sleep(backoffMs * 2 ** (attempt - 1));
+    }
+  }
 }
 
 // Stores may be classes: copy their methods (those the store adds beyond the interface too) bound, so
