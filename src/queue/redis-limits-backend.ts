@@ -1,4 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import { evalScript } from '../stores/eval-script.js';
 import { loadOptional } from '../transport/load-module.js';
 import {
   emptyStatsRow,
@@ -91,7 +92,9 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
       for (const b of buckets) {
         args.push(...[b.requestRate, b.requestCapacity, b.tokenRate, b.tokenCapacity, b.ttlMs].map(String));
       }
-      return Number(await (await redis()).eval(TAKE, buckets.length, ...buckets.map((b) => b.key), ...args));
+      return Number(
+        await evalScript(await redis(), TAKE, buckets.length, ...buckets.map((b) => b.key), ...args),
+      );
     },
     async adjust(buckets, tokens) {
       const limited = buckets.filter((bucket) => bucket.tokenRate >= 0);
@@ -101,7 +104,7 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
       await pipeline.exec();
     },
     async pause(bucket, ms) {
-      await (await redis()).eval(PAUSE, 1, bucket.key, String(Math.ceil(ms)), String(bucket.ttlMs));
+      await evalScript(await redis(), PAUSE, 1, bucket.key, String(Math.ceil(ms)), String(bucket.ttlMs));
     },
     async count(window, model, tenant, add) {
       const pipeline = (await redis()).pipeline();
@@ -131,7 +134,7 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
       return (await redis()).hincrby(backlogKey, tenant, 1);
     },
     async leaveBacklog(tenant) {
-      await (await redis()).eval(LEAVE, 1, backlogKey, tenant);
+      await evalScript(await redis(), LEAVE, 1, backlogKey, tenant);
     },
     async close() {
       const opened = client;
