@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import { decideRun } from '../agent/durable/record-decision.js';
 import { createRunRecord } from '../agent/durable/run-with-store.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
@@ -55,6 +55,10 @@ const WAITING_JOB_STATES = new Set(['wait', 'waiting', 'delayed', 'prioritized',
 
 // The job states in which a job will still run (or runs now) its run.
 const LIVE_JOB_STATES = ['active', 'wait', 'delayed', 'prioritized', 'waiting-children'] as const;
+
+// `job.getState()` says `waiting` for the list `getJobs` calls `wait`.
+const isLiveState = (state: string) =>
+  state === 'waiting' || (LIVE_JOB_STATES as readonly string[]).includes(state);
 
 /** Options of `queue.enqueue`. */
 export interface EnqueueOptions {
@@ -280,19 +284,18 @@ export class RunQueue {
   async stop(runId: string, reason?: string): Promise<RunRecord> {
     if (typeof runId !== 'string' || runId === '') throw new SvcError('runId: must be a non-empty string');
     if (reason !== undefined && typeof reason !== 'string') throw new SvcError('reason: must be a string');
-    // The job's id names the version it was queued at, which the worker's checkpoints have moved past:
-    // the run's jobs are found by their data (by the run id, or by the event log id of a continuation).
-    const jobs = await this.#bounded(runId, 'stop', async () => {
-      const { queue } = await this.#open();
-      return (await queue.getJobs([...LIVE_JOB_STATES])).filter(
-        (job) => job?.data?.runId === runId || job?.data?.eventLogId === runId,
-      );
-    });
-    const storedId = jobs[0]?.data.runId ?? runId;
-    const record = await this.#store.getRun(storedId);
+    const direct = await this.#store.getRun(runId);
+    if (direct && (direct.status === 'completed' || direct.status === 'failed')) return direct;
+    const jobs = await this.#bounded(runId, 'stop', () =>
+      direct ? this.#jobsOf(direct) : this.#scanJobs((job) => job?.data?.eventLogId === runId),
+    );
+    const storedId = direct?.id ?? jobs[0]?.data.runId ?? runId;
+    const record = direct ?? (await this.#store.getRun(storedId));
     if (!record) throw new RunStateError(`No stored run "${runId}"`);
     if (record.status === 'completed' || record.status === 'failed') return record;
     const logIds = new Set(jobs.map((job) => job.data.eventLogId ?? storedId));
+    const kept = (await readRunJobMeta(this.#store, storedId)).eventLogId;
+    if (kept !== undefined && direct) logIds.add(kept);
     if (logIds.size === 0) logIds.add(runId);
     // Recorded first: a worker taking a job between the look-up and its removal sees the request, and
     // so does a job queued again later (a repeated decision, the stranded-run check).
@@ -368,10 +371,43 @@ export class RunQueue {
         record.updatedAt <= cutoff && (agentNames === undefined || agentNames.includes(record.agentName)),
     );
     if (candidates.length === 0) return [];
-    const live = await this.#liveRunIds();
-    const stranded = candidates.filter((record) => !live.has(record.id));
+    // Each run's job by its id, or among the active ones; the whole queue is read once, and only for
+    // the runs found neither way.
+    const unsure: RunRecord[] = [];
+    for (const record of candidates) {
+      const jobs = await this.#bounded(record.id, 'requeue', () => this.#jobsOf(record, false));
+      if (jobs.length === 0) unsure.push(record);
+    }
+    if (unsure.length === 0) return [];
+    const live = new Set(
+      (await this.#bounded(unsure[0]!.id, 'requeue', () => this.#scanJobs(() => true))).map(
+        (job) => job.data?.runId,
+      ),
+    );
+    const stranded = unsure.filter((record) => !live.has(record.id));
     for (const record of stranded) await this.#readd(record, 'requeue');
     return stranded.map((record) => record.id);
+  }
+
+  // The live jobs of a stored run, looked up without reading the whole queue when it can be: a queued
+  // job by its id (the version it was queued at, which is the record's until a worker writes it), a
+  // running one among the active jobs (as many as the workers run). Only a run with neither (a job
+  // delayed for a retry or handed back by a closing worker is named after an older version; or none)
+  // is looked for among every live job.
+  async #jobsOf(record: RunRecord, scan = true): Promise<Job<RunJobData>[]> {
+    const { queue } = await this.#open();
+    const ofRun = (job: Job<RunJobData> | undefined) =>
+      job?.data?.runId === record.id || job?.data?.eventLogId === record.id;
+    const [queued, active] = await Promise.all([queue.getJob(jobIdOf(record)), queue.getJobs(['active'])]);
+    const found = active.filter(ofRun);
+    if (queued && ofRun(queued) && isLiveState(await queued.getState())) found.push(queued);
+    if (found.length > 0 || record.status !== 'running' || !scan) return found;
+    return this.#scanJobs(ofRun);
+  }
+
+  async #scanJobs(match: (job: Job<RunJobData> | undefined) => boolean): Promise<Job<RunJobData>[]> {
+    const { queue } = await this.#open();
+    return (await queue.getJobs([...LIVE_JOB_STATES])).filter(match);
   }
 
   /**
@@ -411,8 +447,8 @@ export class RunQueue {
 
   // Queues the run unless a job already holds it.
   async #requeueIfStranded(record: RunRecord, operation: string, options: AddOptions = {}): Promise<void> {
-    const live = await this.#bounded(record.id, operation, () => this.#liveRunIds());
-    if (!live.has(record.id)) await this.#readd(record, operation, options);
+    const jobs = await this.#bounded(record.id, operation, () => this.#jobsOf(record));
+    if (!jobs.some((job) => job.data.runId === record.id)) await this.#readd(record, operation, options);
   }
 
   // Adds the run's job again, first removing a finished job left under the same id (BullMQ would
@@ -424,12 +460,6 @@ export class RunQueue {
       if (old && ((await old.isFailed()) || (await old.isCompleted()))) await old.remove();
     });
     await this.#add(record, options, operation);
-  }
-
-  async #liveRunIds(): Promise<Set<string>> {
-    const { queue } = await this.#open();
-    const jobs = await queue.getJobs([...LIVE_JOB_STATES]);
-    return new Set(jobs.map((job) => job?.data?.runId).filter((id): id is string => id !== undefined));
   }
 
   async #add(record: RunRecord, options: AddOptions, operation: string) {
