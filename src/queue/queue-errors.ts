@@ -48,3 +48,27 @@ export class RunStoppedError extends RuntimeConditionError {
     this.reason = reason;
   }
 }
+
+/**
+ * A worker on the PostgreSQL queue refused to start: its clock differs from the database's by more than
+ * the queue tolerates. BullMQ's PostgreSQL backend times job locks and the stalled-job check by each
+ * worker's own clock, so a worker ahead takes live runs from healthy workers and one behind keeps dead
+ * workers' runs from being taken over. Fix the machine's clock (NTP) and start it again.
+ */
+export class WorkerClockSkewError extends RuntimeConditionError {
+  /** Not a connection problem: the clock stays wrong until it is fixed. */
+  readonly transient = false;
+  /** This process's clock minus the database's, in ms (positive: ahead). */
+  readonly skewMs: number;
+  /** The largest difference allowed, in ms (a sixth of `lockDurationMs`). */
+  readonly toleranceMs: number;
+
+  constructor(options: { skewMs: number; toleranceMs: number }) {
+    const way = options.skewMs > 0 ? 'ahead of' : 'behind';
+    super(
+      `This worker's clock is ${Math.abs(Math.round(options.skewMs))} ms ${way} the PostgreSQL queue's (at most ${options.toleranceMs} ms are allowed: job locks and the stalled-run check are timed by each worker's clock); sync the clock (NTP) and start the worker again`,
+    );
+    this.skewMs = options.skewMs;
+    this.toleranceMs = options.toleranceMs;
+  }
+}

@@ -5,6 +5,7 @@ import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
+import { checkWorkerClock } from './check-worker-clock.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
@@ -135,6 +136,11 @@ const CONFLICT_RECHECK_MS = 1_000;
 export async function startWorker(options: StartWorkerOptions): Promise<RunWorker> {
   const connection = normalizeConnection(options.connection);
   const backend = await loadBullBackend(connection);
+  // On PostgreSQL, BullMQ times locks and stalled checks by this process's clock: a skewed one is refused.
+  if (connection.kind === 'postgres') {
+    const lockMs = options.lockDurationMs ?? 30_000;
+    await checkWorkerClock(connection.config, Math.floor(lockMs / 6), options.onError ?? (() => undefined));
+  }
   const name = options.name ?? DEFAULT_QUEUE_NAME;
   const bus = createEventBus(connection, name);
   const store = deferFailures(options.store);
