@@ -5,7 +5,7 @@ import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
-import { checkWorkerClock } from './check-worker-clock.js';
+import { checkWorkerClock, repairStalledCheck } from './check-worker-clock.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
@@ -431,6 +431,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         .catch(onError);
     }, strandedCheckMs);
   strandedTimer?.unref();
+  // On PostgreSQL a stalled-check time stored in the future (a worker's clock jumped) is taken back.
+  const stopRepair =
+    connection.kind === 'postgres'
+      ? repairStalledCheck(connection.config, connection.schema, name, {
+          intervalMs: options.stalledIntervalMs ?? lockDuration,
+          toleranceMs: Math.floor(lockDuration / 6),
+          onError,
+        })
+      : undefined;
 
   let closing: Promise<void> | undefined;
   const close = (force = false) => {
@@ -453,7 +462,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       // stalled check (lockDurationMs) frees it. Our own runs have returned above, so this waits only for
       // those hand-backs.
       await worker.close(false);
-      await Promise.all([bus.close(), producer?.close(), limits.close()]);
+      await Promise.all([bus.close(), producer?.close(), limits.close(), stopRepair?.()]);
     })();
     return closing;
   };
