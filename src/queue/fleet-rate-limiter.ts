@@ -57,8 +57,9 @@ export function createFleetRateLimiter({
   let unreachableUntil = 0;
 
   // One request per model at a time asks the backend from this process; the others wait in line here, so
-  // a refill wakes one asker per worker rather than every waiting run.
-  const lines = new Map<string, Promise<void>>();
+  // a refill wakes one asker per worker rather than every waiting run. Each resolves its place in line
+  // with whether it waited for budget: one behind it in line waited too.
+  const lines = new Map<string, Promise<boolean>>();
   const acquire = async (request: BudgetRequest, tenant: string): Promise<BudgetLease> => {
     const { params, signal } = request;
     const model = params.model;
@@ -66,29 +67,32 @@ export function createFleetRateLimiter({
     const estimate = buckets.some((bucket) => bucket.tokenRate >= 0) ? await estimateTokens(params) : 0;
     const line = buckets.map((bucket) => bucket.key).join(' ');
     const ahead = lines.get(line);
-    let leave!: () => void;
-    const mine = new Promise<void>((resolve) => {
+    let leave!: (waited: boolean) => void;
+    const mine = new Promise<boolean>((resolve) => {
       leave = resolve;
     });
-    const tail = (ahead ?? Promise.resolve()).then(() => mine);
+    const tail = (ahead ?? Promise.resolve(false)).then(() => mine);
     lines.set(line, tail);
+    let waited = false;
     try {
-      if (ahead) await ahead;
-      return await take(model, tenant, buckets, estimate, signal);
+      if (ahead) waited = await ahead;
+      waited = await take(buckets, estimate, signal, waited);
+      count(model, tenant, { requests: 1, tokens: estimate, waits: waited ? 1 : 0 });
+      return lease(model, tenant, buckets, estimate);
     } finally {
-      leave();
+      leave(waited);
       if (lines.get(line) === tail) lines.delete(line);
     }
   };
 
+  // Waits until the buckets admit the request (or the backend is out of reach); answers whether it waited.
   const take = async (
-    model: string,
-    tenant: string,
     buckets: BucketSpec[],
     estimate: number,
     signal: AbortSignal | undefined,
-  ): Promise<BudgetLease> => {
-    let waited = false;
+    waitedAhead: boolean,
+  ): Promise<boolean> => {
+    let waited = waitedAhead;
     for (;;) {
       if (Date.now() < unreachableUntil) break;
       let wait: number;
@@ -104,17 +108,17 @@ export function createFleetRateLimiter({
       waited = true;
       await abortableDelay(wait + Math.random() * Math.min(MAX_JITTER_MS, wait), signal);
     }
-    count(model, tenant, { requests: 1, tokens: estimate, waits: waited ? 1 : 0 });
-    return lease(model, tenant, buckets, estimate);
+    return waited;
   };
 
   const lease = (model: string, tenant: string, buckets: BucketSpec[], estimate: number): BudgetLease => {
     let settled = false;
     return {
       rateLimited(retryAfterMs) {
-        count(model, tenant, { rateLimited: 1 });
         const bucket = buckets[0];
-        if (bucket) backend.pause(bucket, retryAfterMs ?? DEFAULT_PAUSE_MS).catch(onError);
+        // Counted once the pause is stored: whoever sees the count finds the fleet paused.
+        const paused = bucket ? backend.pause(bucket, retryAfterMs ?? DEFAULT_PAUSE_MS) : Promise.resolve();
+        paused.catch(onError).finally(() => count(model, tenant, { rateLimited: 1 }));
       },
       settle(usage) {
         if (settled || usage === undefined) return;

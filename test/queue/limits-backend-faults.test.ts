@@ -80,8 +80,9 @@ for (const backend of queueBackends) {
       it('should survive a connection reset in the middle of a take and keep admitting (D3)', async () => {
         const limits = await start();
         expect(await take(limits, 2)).toEqual({ admitted: 2, errors: 0 });
-        // Reset the connection as the take's bucket read (PostgreSQL: inside its transaction) goes out.
-        const reset = proxy!.resetBefore(chunkContains(backend.name === 'redis' ? 'HMGET' : 'FOR UPDATE'));
+        // Reset the connection as the take goes out (Redis: its script, by SHA1 once loaded; PostgreSQL:
+        // its bucket read, inside its transaction).
+        const reset = proxy!.resetBefore(chunkContains(backend.name === 'redis' ? 'EVALSHA' : 'FOR UPDATE'));
         const during = await take(limits, 1);
         await reset;
         expect(during.admitted).toBe(1);
