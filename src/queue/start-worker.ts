@@ -16,7 +16,7 @@ import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
 import { markStopped, readStopRequest, watchStop } from './run-stop.js';
 import { createWorkerLimits } from './worker-limits.js';
-import { deferFailures, fenceWrites, markFailed } from './worker-store.js';
+import { deferFailures, fenceWrites, markFailed, recordWrites } from './worker-store.js';
 
 /** Options of `startWorker`. */
 export interface StartWorkerOptions {
@@ -121,11 +121,6 @@ export interface RunWorker {
   close(force?: boolean): Promise<void>;
 }
 
-// How long a worker whose write met a conflict waits before reading the run again to see whether
-// another worker is driving it (its version moves) or nobody is (the conflict was this worker's own
-// write, re-sent after a lost reply).
-const CONFLICT_RECHECK_MS = 1_000;
-
 /**
  * Starts a worker: takes queued runs and resumes each from its last checkpoint with the named agent on
  * the worker's store, publishing its events. A run of a killed worker is found by BullMQ's stalled-job
@@ -150,6 +145,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const running = new Map<string, { controller: AbortController; settled: Promise<unknown> }>();
   // Transient failures in a row per run: the backoff of its next retry.
   const transientFailures = new Map<string, number>();
+  // The last write ids of each run this worker wrote (`recordWrites`): how a conflict is settled.
+  const ownWrites = new Map<string, string[]>();
   const limits = createWorkerLimits(connection, name, options.limits, onError);
 
   const stopCheckMs = options.stopCheckMs ?? 2_000;
@@ -203,20 +200,18 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     return delayRun(job, token, computeBackoffDelay(failures));
   };
 
-  // A write conflicted: read the run before deciding it is someone else's.
+  // A write conflicted: the record says whose the run is. Its last write was this worker's own (the
+  // reply lost, the write sent again, the version already moved by it): resume from the checkpoint. Any
+  // other writer owns the run now (another worker, a process resuming it directly), even if it writes
+  // nothing for a while (a slow tool); if that owner dies, the stalled-job or stranded-run check hands
+  // the run on. No timer decides it, so two processes never drive one run.
   const settleConflict = async (job: Job<RunJobData>, token: string | undefined): Promise<string> => {
     const { runId } = job.data;
-    const before = await options.store.getRun(runId);
-    if (!before) return 'superseded';
-    if (before.status !== 'running') return before.status;
-    await new Promise((resolve) => setTimeout(resolve, CONFLICT_RECHECK_MS));
-    const after = await options.store.getRun(runId);
-    if (!after) return 'superseded';
-    if (after.status !== 'running') return after.status;
-    // Another worker is writing its checkpoints: the run is theirs.
-    if (after.version !== before.version) return 'superseded';
-    // Nobody is: resume it from its checkpoint.
-    return delayRun(job, token, 0);
+    const record = await options.store.getRun(runId);
+    if (!record) return 'superseded';
+    if (record.status !== 'running') return record.status;
+    const ours = record.writeId !== undefined && ownWrites.get(runId)?.includes(record.writeId);
+    return ours ? delayRun(job, token, 0) : 'superseded';
   };
 
   const runJob = async (
@@ -252,6 +247,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     } finally {
       // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
       await storeEvents();
+      // Ended here for good: no later conflict of this run is this worker's own.
+      if (attempt.ended) ownWrites.delete(runId);
       if (attempt.ended && observer?.onEnd) {
         const record = await options.store.getRun(runId).catch(() => undefined);
         await observer.onEnd({ status: attempt.ended, record }).catch(onError);
@@ -322,7 +319,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     const runSignal = AbortSignal.any([signal, stop.signal]);
     try {
       const result = await agent.resume(runId, {
-        store: fenceWrites(store, signal),
+        store: fenceWrites(recordWrites(store, ownWrites), signal),
         signal: runSignal,
         onEvent: (event) => {
           if (runSignal.aborted) return;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Store } from '../agent/durable/store.js';
+import type { Store, WriteRunOptions } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { WorkerClosedError } from './queue-errors.js';
@@ -43,6 +43,41 @@ export function fenceWrites(store: Store, signal: AbortSignal): Store {
 }
 
 const READS = new Set(['getRun', 'listRuns', 'getItems', 'close']);
+
+// The last write ids kept per run: a conflict is settled by the record's last write, one of the latest.
+const OWN_WRITES_KEPT = 8;
+// Runs whose write ids are kept: more than a worker runs at once, or retries soon after.
+const MAX_RUNS_KEPT = 10_000;
+
+/**
+ * The store as this worker's runs write it, each run write under a write id the worker keeps (`ownWrites`,
+ * the last few per run). A conflict is then settled by the record, not by time: a record last written
+ * under one of them is this worker's own write (its reply was lost), any other write is another owner's.
+ */
+export function recordWrites(store: Store, ownWrites: Map<string, string[]>): Store {
+  const own = (runId: string, options: WriteRunOptions | undefined): WriteRunOptions => {
+    const writeId = options?.writeId ?? randomUUID();
+    const ids = ownWrites.get(runId) ?? [];
+    ids.push(writeId);
+    if (ids.length > OWN_WRITES_KEPT) ids.shift();
+    // Re-inserted last: the oldest run is forgotten first.
+    ownWrites.delete(runId);
+    ownWrites.set(runId, ids);
+    if (ownWrites.size > MAX_RUNS_KEPT) ownWrites.delete(ownWrites.keys().next().value!);
+    return { ...options, writeId };
+  };
+  const recorded: Store = {
+    ...bindAll(store),
+    createRun: (record, options) => store.createRun(record, own(record.id, options)),
+    updateRun: (id, version, record, options) => store.updateRun(id, version, record, own(id, options)),
+  };
+  if (store.commitRun) {
+    const commitRun = store.commitRun.bind(store);
+    recorded.commitRun = (id, version, record, append, options) =>
+      commitRun(id, version, record, append, own(id, options));
+  }
+  return recorded;
+}
 
 /** Options of `markFailed`. */
 export interface MarkFailedOptions {
