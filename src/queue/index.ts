@@ -9,6 +9,7 @@ export type { QueueConnection } from './queue-connection.js';
 export {
   QueueUnavailableError,
   RunStoppedError,
+  StoreRewoundError,
   WorkerClockSkewError,
   WorkerClosedError,
 } from './queue-errors.js';

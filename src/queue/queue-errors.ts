@@ -72,3 +72,29 @@ export class WorkerClockSkewError extends RuntimeConditionError {
     this.toleranceMs = options.toleranceMs;
   }
 }
+
+/**
+ * A worker found a run's record at a version below one it had written: the store went back in time (a
+ * Redis restored from an older snapshot, a lagging replica promoted). The run is stopped (`failed` with
+ * this error) rather than resumed from the older checkpoint, which would run again the tool calls that
+ * finished since. Check what those calls did, then resume the run by hand if it should go on.
+ */
+export class StoreRewoundError extends RuntimeConditionError {
+  /** Not a connection problem: the lost writes do not come back. */
+  readonly transient = false;
+  /** The run. */
+  readonly runId: string;
+  /** The version the store holds now. */
+  readonly version: number;
+  /** The highest version the worker had written. */
+  readonly highest: number;
+
+  constructor(options: { runId: string; version: number; highest: number }) {
+    super(
+      `The store went back in time: run "${options.runId}" is at version ${options.version}, this worker had written version ${options.highest}; the run is stopped so that no tool call finished since runs again`,
+    );
+    this.runId = options.runId;
+    this.version = options.version;
+    this.highest = options.highest;
+  }
+}

@@ -10,7 +10,7 @@ import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { normalizeConnection, type QueueConnection } from './queue-connection.js';
-import { RunStoppedError } from './queue-errors.js';
+import { RunStoppedError, StoreRewoundError } from './queue-errors.js';
 import type { RateLimits } from './rate-limits.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
@@ -147,6 +147,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const transientFailures = new Map<string, number>();
   // The last write ids of each run this worker wrote (`recordWrites`): how a conflict is settled.
   const ownWrites = new Map<string, string[]>();
+  // The highest version of each run this worker wrote: a record found below it went back in time.
+  const highestVersions = new Map<string, number>();
   const limits = createWorkerLimits(connection, name, options.limits, onError);
 
   const stopCheckMs = options.stopCheckMs ?? 2_000;
@@ -205,11 +207,25 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   // other writer owns the run now (another worker, a process resuming it directly), even if it writes
   // nothing for a while (a slow tool); if that owner dies, the stalled-job or stranded-run check hands
   // the run on. No timer decides it, so two processes never drive one run.
-  const settleConflict = async (job: Job<RunJobData>, token: string | undefined): Promise<string> => {
+  const settleConflict = async (
+    job: Job<RunJobData>,
+    token: string | undefined,
+    log: EventSink,
+  ): Promise<string> => {
     const { runId } = job.data;
     const record = await options.store.getRun(runId);
     if (!record) return 'superseded';
     if (record.status !== 'running') return record.status;
+    // Below a version this worker wrote: the store went back in time (restored from an older snapshot,
+    // a lagging replica promoted). Resuming from there would run again calls finished since: stop.
+    const highest = highestVersions.get(runId) ?? 0;
+    if (record.version < highest) {
+      const rewound = new StoreRewoundError({ runId, version: record.version, highest });
+      onError(rewound);
+      await markFailed(options.store, runId, rewound, { onError });
+      publish(runId, { type: 'error', error: rewound }, log);
+      throw new backend.UnrecoverableError(rewound.message);
+    }
     const ours = record.writeId !== undefined && ownWrites.get(runId)?.includes(record.writeId);
     return ours ? delayRun(job, token, 0) : 'superseded';
   };
@@ -248,7 +264,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
       await storeEvents();
       // Ended here for good: no later conflict of this run is this worker's own.
-      if (attempt.ended) ownWrites.delete(runId);
+      if (attempt.ended) {
+        ownWrites.delete(runId);
+        highestVersions.delete(runId);
+      }
       if (attempt.ended && observer?.onEnd) {
         const record = await options.store.getRun(runId).catch(() => undefined);
         await observer.onEnd({ status: attempt.ended, record }).catch(onError);
@@ -319,7 +338,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     const runSignal = AbortSignal.any([signal, stop.signal]);
     try {
       const result = await agent.resume(runId, {
-        store: fenceWrites(recordWrites(store, ownWrites), signal),
+        store: fenceWrites(recordWrites(store, ownWrites, highestVersions), signal),
         signal: runSignal,
         onEvent: (event) => {
           if (runSignal.aborted) return;
@@ -345,7 +364,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         throw new backend.WaitingError();
       }
       try {
-        if (RunConflictError.isInstance(error)) return await settleConflict(job, token);
+        if (RunConflictError.isInstance(error)) return await settleConflict(job, token, log);
       } catch (conflictError) {
         if (!isTransientInfrastructureError(conflictError)) throw conflictError;
         return await retryTransient(job, token, conflictError);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Store, WriteRunOptions } from '../agent/durable/store.js';
+import type { RunRecord, Store, WriteRunOptions } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { WorkerClosedError } from './queue-errors.js';
@@ -54,7 +54,18 @@ const MAX_RUNS_KEPT = 10_000;
  * the last few per run). A conflict is then settled by the record, not by time: a record last written
  * under one of them is this worker's own write (its reply was lost), any other write is another owner's.
  */
-export function recordWrites(store: Store, ownWrites: Map<string, string[]>): Store {
+export function recordWrites(
+  store: Store,
+  ownWrites: Map<string, string[]>,
+  highestVersions: Map<string, number>,
+): Store {
+  // The highest version this worker has seen its own write of: a record below it went back in time.
+  const seen = (record: RunRecord) => {
+    if (record.version > (highestVersions.get(record.id) ?? 0))
+      highestVersions.set(record.id, record.version);
+    if (highestVersions.size > MAX_RUNS_KEPT) highestVersions.delete(highestVersions.keys().next().value!);
+    return record;
+  };
   const own = (runId: string, options: WriteRunOptions | undefined): WriteRunOptions => {
     const writeId = options?.writeId ?? randomUUID();
     const ids = ownWrites.get(runId) ?? [];
@@ -68,13 +79,14 @@ export function recordWrites(store: Store, ownWrites: Map<string, string[]>): St
   };
   const recorded: Store = {
     ...bindAll(store),
-    createRun: (record, options) => store.createRun(record, own(record.id, options)),
-    updateRun: (id, version, record, options) => store.updateRun(id, version, record, own(id, options)),
+    createRun: (record, options) => store.createRun(record, own(record.id, options)).then(seen),
+    updateRun: (id, version, record, options) =>
+      store.updateRun(id, version, record, own(id, options)).then(seen),
   };
   if (store.commitRun) {
     const commitRun = store.commitRun.bind(store);
     recorded.commitRun = (id, version, record, append, options) =>
-      commitRun(id, version, record, append, own(id, options));
+      commitRun(id, version, record, append, own(id, options)).then(seen);
   }
   return recorded;
 }

@@ -3,6 +3,7 @@ import { FileProcessingError, PartInputError, RequestValidationError } from '../
 import { McpConnectionError, McpToolCallError } from '../../../src/mcp/errors.js';
 import {
   QueueUnavailableError,
+  StoreRewoundError,
   WorkerClockSkewError,
   WorkerClosedError,
 } from '../../../src/queue/queue-errors.js';
@@ -114,6 +115,11 @@ describe('error families', () => {
     [
       'StoreWriteError',
       new StoreWriteError({ store: 's', path: 'p', code: 'ENOSPC' }),
+      'RuntimeConditionError',
+    ],
+    [
+      'StoreRewoundError',
+      new StoreRewoundError({ runId: 'r', version: 3, highest: 5 }),
       'RuntimeConditionError',
     ],
     [
