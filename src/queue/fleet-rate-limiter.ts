@@ -13,6 +13,11 @@ import { type BucketSpec, bucketsFor, type NormalizedRateLimits } from './rate-l
 const DEFAULT_PAUSE_MS = 1_000;
 /** Wakers of one refill are spread over this much, so they do not all ask at the same instant. */
 const MAX_JITTER_MS = 20;
+/**
+ * After a failed take the backend is not asked again for this long: the requests in between go out
+ * unchecked at once, rather than each in line waiting out its own timeout on a half-open connection.
+ */
+const UNREACHABLE_BACKOFF_MS = 5_000;
 
 /** Options of `createFleetRateLimiter`. */
 export interface FleetRateLimiterOptions {
@@ -48,9 +53,13 @@ export function createFleetRateLimiter({
     backend.count(window(), model, tenant, add).catch(onError);
   };
 
+  // Until then a take goes out unchecked without asking the backend (it failed or timed out last time).
+  let unreachableUntil = 0;
+
   // One request per model at a time asks the backend from this process; the others wait in line here, so
-  // a refill wakes one asker per worker rather than every waiting run.
-  const lines = new Map<string, Promise<void>>();
+  // a refill wakes one asker per worker rather than every waiting run. Each resolves its place in line
+  // with whether it waited for budget: one behind it in line waited too.
+  const lines = new Map<string, Promise<boolean>>();
   const acquire = async (request: BudgetRequest, tenant: string): Promise<BudgetLease> => {
     const { params, signal } = request;
     const model = params.model;
@@ -58,35 +67,40 @@ export function createFleetRateLimiter({
     const estimate = buckets.some((bucket) => bucket.tokenRate >= 0) ? await estimateTokens(params) : 0;
     const line = buckets.map((bucket) => bucket.key).join(' ');
     const ahead = lines.get(line);
-    let leave!: () => void;
-    const mine = new Promise<void>((resolve) => {
+    let leave!: (waited: boolean) => void;
+    const mine = new Promise<boolean>((resolve) => {
       leave = resolve;
     });
-    const tail = (ahead ?? Promise.resolve()).then(() => mine);
+    const tail = (ahead ?? Promise.resolve(false)).then(() => mine);
     lines.set(line, tail);
+    let waited = false;
     try {
-      if (ahead) await ahead;
-      return await take(model, tenant, buckets, estimate, signal);
+      if (ahead) waited = await ahead;
+      waited = await take(buckets, estimate, signal, waited);
+      count(model, tenant, { requests: 1, tokens: estimate, waits: waited ? 1 : 0 });
+      return lease(model, tenant, buckets, estimate);
     } finally {
-      leave();
+      leave(waited);
       if (lines.get(line) === tail) lines.delete(line);
     }
   };
 
+  // Waits until the buckets admit the request (or the backend is out of reach); answers whether it waited.
   const take = async (
-    model: string,
-    tenant: string,
     buckets: BucketSpec[],
     estimate: number,
     signal: AbortSignal | undefined,
-  ): Promise<BudgetLease> => {
-    let waited = false;
+    waitedAhead: boolean,
+  ): Promise<boolean> => {
+    let waited = waitedAhead;
     for (;;) {
+      if (Date.now() < unreachableUntil) break;
       let wait: number;
       try {
         wait = await backend.take(buckets, estimate);
       } catch (error) {
         // The shared budget is out of reach: the service's own 429s still hold the fleet back.
+        unreachableUntil = Date.now() + UNREACHABLE_BACKOFF_MS;
         onError(error);
         break;
       }
@@ -94,17 +108,17 @@ export function createFleetRateLimiter({
       waited = true;
       await abortableDelay(wait + Math.random() * Math.min(MAX_JITTER_MS, wait), signal);
     }
-    count(model, tenant, { requests: 1, tokens: estimate, waits: waited ? 1 : 0 });
-    return lease(model, tenant, buckets, estimate);
+    return waited;
   };
 
   const lease = (model: string, tenant: string, buckets: BucketSpec[], estimate: number): BudgetLease => {
     let settled = false;
     return {
       rateLimited(retryAfterMs) {
-        count(model, tenant, { rateLimited: 1 });
         const bucket = buckets[0];
-        if (bucket) backend.pause(bucket, retryAfterMs ?? DEFAULT_PAUSE_MS).catch(onError);
+        // Counted once the pause is stored: whoever sees the count finds the fleet paused.
+        const paused = bucket ? backend.pause(bucket, retryAfterMs ?? DEFAULT_PAUSE_MS) : Promise.resolve();
+        paused.catch(onError).finally(() => count(model, tenant, { rateLimited: 1 }));
       },
       settle(usage) {
         if (settled || usage === undefined) return;

@@ -1,5 +1,11 @@
 import type { BucketSpec } from './rate-limits.js';
 
+/**
+ * The most one call to a limits backend may take (connect, command, query, statement): past it the call
+ * fails, and the limiter lets requests go out unchecked rather than hold every run of the worker back.
+ */
+export const LIMITS_BACKEND_TIMEOUT_MS = 5_000;
+
 /** Counters of the stats, per model and tenant and window. */
 export type LimitStatField = 'requests' | 'tokens' | 'waits' | 'rateLimited' | 'fallbacks';
 

@@ -12,6 +12,8 @@ export interface RunJobData {
   eventLogId?: string;
   /** Set once a worker started the run, so its tenant leaves the backlog once. */
   started?: boolean;
+  /** Why the run failed for good, when the store could not record it then: the job only records it. */
+  failure?: string;
 }
 
 /** The BullMQ pieces of one backend, with the connection option to give them. */

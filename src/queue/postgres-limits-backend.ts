@@ -3,6 +3,7 @@ import { quoteIdentifier } from '../stores/postgres-migrations.js';
 import { loadOptional } from '../transport/load-module.js';
 import {
   emptyStatsRow,
+  LIMITS_BACKEND_TIMEOUT_MS,
   type LimitStatField,
   type LimitStatsRow,
   type LimitsBackend,
@@ -28,9 +29,18 @@ export function postgresLimitsBackend(config: PoolConfig, schemaName: string, qu
   const pool = () => {
     poolPromise ??= (async () => {
       const pg = await loadOptional('pg', () => import('pg'), 'svc-agents/queue limits');
-      const created = new pg.default.Pool({ ...config, max: 2 });
+      // Every call is bounded, also on a half-open connection that never answers: the limiter then lets
+      // requests go out unchecked instead of holding the worker's runs back.
+      const created = new pg.default.Pool({
+        ...config,
+        max: 2,
+        connectionTimeoutMillis: LIMITS_BACKEND_TIMEOUT_MS,
+        query_timeout: LIMITS_BACKEND_TIMEOUT_MS,
+        statement_timeout: LIMITS_BACKEND_TIMEOUT_MS,
+        keepAlive: true,
+      });
       // A dropped idle connection must not crash the process; the next query reconnects.
-      created.on('error', () => undefined);
+      created.on('error', ignore);
       await inTransaction(created, async (client) => {
         // Workers start together: one creates the tables, the others wait for it.
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc-agents-limits:${schemaName}`]);
@@ -163,17 +173,27 @@ export function postgresLimitsBackend(config: PoolConfig, schemaName: string, qu
   };
 }
 
+const ignore = () => undefined;
+
 async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // Checked out, the client is not listened to by the pool: a reset between two queries of the
+  // transaction would be an unhandled 'error' and crash the worker. The query fails instead.
+  client.on('error', ignore);
+  let failure: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    failure = error as Error;
+    await client.query('ROLLBACK').catch(ignore);
     throw error;
   } finally {
-    client.release();
+    // A failed client is destroyed, not handed to the next take (it keeps the listener: a dying
+    // connection may still emit 'error').
+    if (!failure) client.removeListener('error', ignore);
+    client.release(failure);
   }
 }

@@ -48,3 +48,53 @@ export class RunStoppedError extends RuntimeConditionError {
     this.reason = reason;
   }
 }
+
+/**
+ * A worker on the PostgreSQL queue refused to start: its clock differs from the database's by more than
+ * the queue tolerates. BullMQ's PostgreSQL backend times job locks and the stalled-job check by each
+ * worker's own clock, so a worker ahead takes live runs from healthy workers and one behind keeps dead
+ * workers' runs from being taken over. Fix the machine's clock (NTP) and start it again.
+ */
+export class WorkerClockSkewError extends RuntimeConditionError {
+  /** Not a connection problem: the clock stays wrong until it is fixed. */
+  readonly transient = false;
+  /** This process's clock minus the database's, in ms (positive: ahead). */
+  readonly skewMs: number;
+  /** The largest difference allowed, in ms (a sixth of `lockDurationMs`). */
+  readonly toleranceMs: number;
+
+  constructor(options: { skewMs: number; toleranceMs: number }) {
+    const way = options.skewMs > 0 ? 'ahead of' : 'behind';
+    super(
+      `This worker's clock is ${Math.abs(Math.round(options.skewMs))} ms ${way} the PostgreSQL queue's (at most ${options.toleranceMs} ms are allowed: job locks and the stalled-run check are timed by each worker's clock); sync the clock (NTP) and start the worker again`,
+    );
+    this.skewMs = options.skewMs;
+    this.toleranceMs = options.toleranceMs;
+  }
+}
+
+/**
+ * A worker found a run's record at a version below one it had written: the store went back in time (a
+ * Redis restored from an older snapshot, a lagging replica promoted). The run is stopped (`failed` with
+ * this error) rather than resumed from the older checkpoint, which would run again the tool calls that
+ * finished since. Check what those calls did, then resume the run by hand if it should go on.
+ */
+export class StoreRewoundError extends RuntimeConditionError {
+  /** Not a connection problem: the lost writes do not come back. */
+  readonly transient = false;
+  /** The run. */
+  readonly runId: string;
+  /** The version the store holds now. */
+  readonly version: number;
+  /** The highest version the worker had written. */
+  readonly highest: number;
+
+  constructor(options: { runId: string; version: number; highest: number }) {
+    super(
+      `The store went back in time: run "${options.runId}" is at version ${options.version}, this worker had written version ${options.highest}; the run is stopped so that no tool call finished since runs again`,
+    );
+    this.runId = options.runId;
+    this.version = options.version;
+    this.highest = options.highest;
+  }
+}

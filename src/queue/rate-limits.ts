@@ -66,6 +66,8 @@ export function bucketsFor(limits: NormalizedRateLimits, prefix: string, model: 
   const budget = limits.models.get(model) ?? limits.models.get('*');
   if (budget) buckets.push(bucketSpec(`${prefix}model:${model}`, budget, limits));
   if (limits.account) buckets.push(bucketSpec(`${prefix}account`, limits.account, limits));
+  // A model without a budget still gets a bucket with no budget: a 429 pauses it for every worker.
+  if (buckets.length === 0) buckets.push(bucketSpec(`${prefix}model:${model}`, {}, limits));
   return buckets;
 }
 

@@ -1,7 +1,9 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import { evalScript } from '../stores/eval-script.js';
 import { loadOptional } from '../transport/load-module.js';
 import {
   emptyStatsRow,
+  LIMITS_BACKEND_TIMEOUT_MS,
   type LimitStatField,
   type LimitStatsRow,
   type LimitsBackend,
@@ -66,7 +68,14 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
   const redis = () => {
     client ??= loadOptional('ioredis', () => import('ioredis'), 'svc-agents/queue limits').then(
       ({ Redis }) => {
-        const connection = new Redis({ ...options, maxRetriesPerRequest: 2 });
+        // Every command is bounded, also on a half-open connection that never answers (no reset to notice).
+        const connection = new Redis({
+          ...options,
+          maxRetriesPerRequest: 2,
+          commandTimeout: LIMITS_BACKEND_TIMEOUT_MS,
+          connectTimeout: LIMITS_BACKEND_TIMEOUT_MS,
+          keepAlive: 1_000,
+        });
         // A dropped connection is a failed call the limiter answers for; it must not crash the process.
         connection.on('error', () => undefined);
         return connection;
@@ -83,7 +92,9 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
       for (const b of buckets) {
         args.push(...[b.requestRate, b.requestCapacity, b.tokenRate, b.tokenCapacity, b.ttlMs].map(String));
       }
-      return Number(await (await redis()).eval(TAKE, buckets.length, ...buckets.map((b) => b.key), ...args));
+      return Number(
+        await evalScript(await redis(), TAKE, buckets.length, ...buckets.map((b) => b.key), ...args),
+      );
     },
     async adjust(buckets, tokens) {
       const limited = buckets.filter((bucket) => bucket.tokenRate >= 0);
@@ -93,7 +104,7 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
       await pipeline.exec();
     },
     async pause(bucket, ms) {
-      await (await redis()).eval(PAUSE, 1, bucket.key, String(Math.ceil(ms)), String(bucket.ttlMs));
+      await evalScript(await redis(), PAUSE, 1, bucket.key, String(Math.ceil(ms)), String(bucket.ttlMs));
     },
     async count(window, model, tenant, add) {
       const pipeline = (await redis()).pipeline();
@@ -123,7 +134,7 @@ export function redisLimitsBackend(options: RedisOptions, prefix: string, statsT
       return (await redis()).hincrby(backlogKey, tenant, 1);
     },
     async leaveBacklog(tenant) {
-      await (await redis()).eval(LEAVE, 1, backlogKey, tenant);
+      await evalScript(await redis(), LEAVE, 1, backlogKey, tenant);
     },
     async close() {
       const opened = client;

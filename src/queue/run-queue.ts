@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import { decideRun } from '../agent/durable/record-decision.js';
 import { createRunRecord } from '../agent/durable/run-with-store.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
@@ -17,6 +17,7 @@ import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullm
 import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { QueueUnavailableError, RunStoppedError } from './queue-errors.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
+import { readRunJobMeta, saveRunJobMeta } from './run-job-meta.js';
 import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
 /** The queue name used when none is given. */
@@ -54,6 +55,10 @@ const WAITING_JOB_STATES = new Set(['wait', 'waiting', 'delayed', 'prioritized',
 
 // The job states in which a job will still run (or runs now) its run.
 const LIVE_JOB_STATES = ['active', 'wait', 'delayed', 'prioritized', 'waiting-children'] as const;
+
+// `job.getState()` says `waiting` for the list `getJobs` calls `wait`.
+const isLiveState = (state: string) =>
+  state === 'waiting' || (LIVE_JOB_STATES as readonly string[]).includes(state);
 
 /** Options of `queue.enqueue`. */
 export interface EnqueueOptions {
@@ -165,24 +170,27 @@ export class RunQueue {
         store: this.#store,
         agentName,
         runId,
-        state: new RunState({ messages }),
+        // A copy: the session's history is put in front of the state's messages, not of the caller's input.
+        state: new RunState({ messages: [...messages] }),
         session: options.session,
         fresh: true,
       });
     } catch (error) {
       if (!RunConflictError.isInstance(error)) throw error;
       const stored = await this.#store.getRun(runId);
-      if (!stored || !isSameRequest(stored, agentName, messages)) throw error;
+      if (!stored || !isSameRequest(stored, agentName, messages, options.session)) throw error;
       if (stored.status === 'running') await this.#requeueIfStranded(stored, 'enqueue');
       return runId;
     }
+    // Kept for the jobs that queue the run again (after an approval, by the stranded-run check).
+    await saveRunJobMeta(this.#store, runId, { tenant, eventLogId: options.eventLogId });
     const priority =
       tenant === undefined
         ? options.priority
         : fairPriority(options.priority, await this.#limitsBackend().enterBacklog(tenant));
     await this.#add(
       record,
-      { priority, delay: options.delay, tenant, eventLogId: options.eventLogId },
+      { priority, delay: options.delay, tenant, eventLogId: options.eventLogId, fresh: true },
       'enqueue',
     );
     return runId;
@@ -256,6 +264,8 @@ export class RunQueue {
     }
     const { record } = outcome!;
     if (record.status !== 'running') return;
+    // The continuation's log is the run's from now on, also for a job the stranded-run check adds.
+    await saveRunJobMeta(this.#store, runId, { eventLogId: options.eventLogId });
     const add = { eventLogId: options.eventLogId };
     if (anyRecorded) await this.#add(record, add, 'queue the approved');
     else await this.#requeueIfStranded(record, 'queue the approved', add);
@@ -274,19 +284,18 @@ export class RunQueue {
   async stop(runId: string, reason?: string): Promise<RunRecord> {
     if (typeof runId !== 'string' || runId === '') throw new SvcError('runId: must be a non-empty string');
     if (reason !== undefined && typeof reason !== 'string') throw new SvcError('reason: must be a string');
-    // The job's id names the version it was queued at, which the worker's checkpoints have moved past:
-    // the run's jobs are found by their data (by the run id, or by the event log id of a continuation).
-    const jobs = await this.#bounded(runId, 'stop', async () => {
-      const { queue } = await this.#open();
-      return (await queue.getJobs([...LIVE_JOB_STATES])).filter(
-        (job) => job?.data?.runId === runId || job?.data?.eventLogId === runId,
-      );
-    });
-    const storedId = jobs[0]?.data.runId ?? runId;
-    const record = await this.#store.getRun(storedId);
+    const direct = await this.#store.getRun(runId);
+    if (direct && (direct.status === 'completed' || direct.status === 'failed')) return direct;
+    const jobs = await this.#bounded(runId, 'stop', () =>
+      direct ? this.#jobsOf(direct) : this.#scanJobs((job) => job?.data?.eventLogId === runId),
+    );
+    const storedId = direct?.id ?? jobs[0]?.data.runId ?? runId;
+    const record = direct ?? (await this.#store.getRun(storedId));
     if (!record) throw new RunStateError(`No stored run "${runId}"`);
     if (record.status === 'completed' || record.status === 'failed') return record;
     const logIds = new Set(jobs.map((job) => job.data.eventLogId ?? storedId));
+    const kept = (await readRunJobMeta(this.#store, storedId)).eventLogId;
+    if (kept !== undefined && direct) logIds.add(kept);
     if (logIds.size === 0) logIds.add(runId);
     // Recorded first: a worker taking a job between the look-up and its removal sees the request, and
     // so does a job queued again later (a repeated decision, the stranded-run check).
@@ -362,10 +371,43 @@ export class RunQueue {
         record.updatedAt <= cutoff && (agentNames === undefined || agentNames.includes(record.agentName)),
     );
     if (candidates.length === 0) return [];
-    const live = await this.#liveRunIds();
-    const stranded = candidates.filter((record) => !live.has(record.id));
+    // Each run's job by its id, or among the active ones; the whole queue is read once, and only for
+    // the runs found neither way.
+    const unsure: RunRecord[] = [];
+    for (const record of candidates) {
+      const jobs = await this.#bounded(record.id, 'requeue', () => this.#jobsOf(record, false));
+      if (jobs.length === 0) unsure.push(record);
+    }
+    if (unsure.length === 0) return [];
+    const live = new Set(
+      (await this.#bounded(unsure[0]!.id, 'requeue', () => this.#scanJobs(() => true))).map(
+        (job) => job.data?.runId,
+      ),
+    );
+    const stranded = unsure.filter((record) => !live.has(record.id));
     for (const record of stranded) await this.#readd(record, 'requeue');
     return stranded.map((record) => record.id);
+  }
+
+  // The live jobs of a stored run, looked up without reading the whole queue when it can be: a queued
+  // job by its id (the version it was queued at, which is the record's until a worker writes it), a
+  // running one among the active jobs (as many as the workers run). Only a run with neither (a job
+  // delayed for a retry or handed back by a closing worker is named after an older version; or none)
+  // is looked for among every live job.
+  async #jobsOf(record: RunRecord, scan = true): Promise<Job<RunJobData>[]> {
+    const { queue } = await this.#open();
+    const ofRun = (job: Job<RunJobData> | undefined) =>
+      job?.data?.runId === record.id || job?.data?.eventLogId === record.id;
+    const [queued, active] = await Promise.all([queue.getJob(jobIdOf(record)), queue.getJobs(['active'])]);
+    const found = active.filter(ofRun);
+    if (queued && ofRun(queued) && isLiveState(await queued.getState())) found.push(queued);
+    if (found.length > 0 || record.status !== 'running' || !scan) return found;
+    return this.#scanJobs(ofRun);
+  }
+
+  async #scanJobs(match: (job: Job<RunJobData> | undefined) => boolean): Promise<Job<RunJobData>[]> {
+    const { queue } = await this.#open();
+    return (await queue.getJobs([...LIVE_JOB_STATES])).filter(match);
   }
 
   /**
@@ -405,8 +447,8 @@ export class RunQueue {
 
   // Queues the run unless a job already holds it.
   async #requeueIfStranded(record: RunRecord, operation: string, options: AddOptions = {}): Promise<void> {
-    const live = await this.#bounded(record.id, operation, () => this.#liveRunIds());
-    if (!live.has(record.id)) await this.#readd(record, operation, options);
+    const jobs = await this.#bounded(record.id, operation, () => this.#jobsOf(record));
+    if (!jobs.some((job) => job.data.runId === record.id)) await this.#readd(record, operation, options);
   }
 
   // Adds the run's job again, first removing a finished job left under the same id (BullMQ would
@@ -420,13 +462,12 @@ export class RunQueue {
     await this.#add(record, options, operation);
   }
 
-  async #liveRunIds(): Promise<Set<string>> {
-    const { queue } = await this.#open();
-    const jobs = await queue.getJobs([...LIVE_JOB_STATES]);
-    return new Set(jobs.map((job) => job?.data?.runId).filter((id): id is string => id !== undefined));
-  }
-
   async #add(record: RunRecord, options: AddOptions, operation: string) {
+    // A run queued again keeps the tenant and event log its first job had; one a worker has claimed
+    // (its version moved past 1) already left its tenant's backlog.
+    const kept = options.fresh ? {} : await readRunJobMeta(this.#store, record.id);
+    const tenant = options.tenant ?? kept.tenant;
+    const eventLogId = options.eventLogId ?? kept.eventLogId;
     await this.#bounded(record.id, operation, async () => {
       const { queue } = await this.#open();
       await queue.add(
@@ -434,8 +475,9 @@ export class RunQueue {
         {
           runId: record.id,
           agentName: record.agentName,
-          ...(options.tenant !== undefined && { tenant: options.tenant }),
-          ...(options.eventLogId !== undefined && { eventLogId: options.eventLogId }),
+          ...(tenant !== undefined && { tenant }),
+          ...(eventLogId !== undefined && { eventLogId }),
+          ...(!options.fresh && tenant !== undefined && record.version > 1 && { started: true }),
         },
         {
           // One job per (run, version): re-queueing the same state twice is one job.
@@ -494,6 +536,8 @@ export class RunQueue {
 }
 
 interface AddOptions {
+  /** The first job of a run just stored (nothing kept to read back). */
+  fresh?: boolean;
   priority?: number | undefined;
   delay?: number | undefined;
   tenant?: string | undefined;
@@ -505,10 +549,19 @@ function jobIdOf(record: Pick<RunRecord, 'id' | 'version'>): string {
   return `run-${Buffer.from(record.id).toString('base64url')}-${record.version}`;
 }
 
-// Whether a stored run is the one an enqueue call asks for: same agent, same input messages.
-function isSameRequest(record: RunRecord, agentName: string, messages: readonly ChatMessage[]): boolean {
-  if (record.agentName !== agentName) return false;
+// Whether a stored run is the one an enqueue call asks for: same agent, same session, same input messages.
+function isSameRequest(
+  record: RunRecord,
+  agentName: string,
+  messages: readonly ChatMessage[],
+  session: string | undefined,
+): boolean {
+  if (record.agentName !== agentName || record.session?.id !== session) return false;
+  // A session run's record keeps its own input apart, and its state leaves the session's history out
+  // (`historyOmitted`): `start` then counts messages the stored state does not hold.
+  const link = record.session;
   const stored = (record.state as { messages?: ChatMessage[] }).messages ?? [];
-  const start = record.session?.start ?? 0;
-  return JSON.stringify(stored.slice(start, start + messages.length)) === JSON.stringify(messages);
+  const start = link?.historyOmitted ? 0 : (link?.start ?? 0);
+  const input = link?.input ?? stored.slice(start, start + messages.length);
+  return JSON.stringify(input) === JSON.stringify(messages);
 }

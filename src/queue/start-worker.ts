@@ -5,17 +5,18 @@ import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
+import { checkWorkerClock, repairStalledCheck } from './check-worker-clock.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { normalizeConnection, type QueueConnection } from './queue-connection.js';
-import { RunStoppedError } from './queue-errors.js';
+import { RunStoppedError, StoreRewoundError } from './queue-errors.js';
 import type { RateLimits } from './rate-limits.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
 import { markStopped, readStopRequest, watchStop } from './run-stop.js';
 import { createWorkerLimits } from './worker-limits.js';
-import { deferFailures, fenceWrites, markFailed } from './worker-store.js';
+import { deferFailures, fenceWrites, markFailed, recordWrites } from './worker-store.js';
 
 /** Options of `startWorker`. */
 export interface StartWorkerOptions {
@@ -120,11 +121,6 @@ export interface RunWorker {
   close(force?: boolean): Promise<void>;
 }
 
-// How long a worker whose write met a conflict waits before reading the run again to see whether
-// another worker is driving it (its version moves) or nobody is (the conflict was this worker's own
-// write, re-sent after a lost reply).
-const CONFLICT_RECHECK_MS = 1_000;
-
 /**
  * Starts a worker: takes queued runs and resumes each from its last checkpoint with the named agent on
  * the worker's store, publishing its events. A run of a killed worker is found by BullMQ's stalled-job
@@ -135,6 +131,11 @@ const CONFLICT_RECHECK_MS = 1_000;
 export async function startWorker(options: StartWorkerOptions): Promise<RunWorker> {
   const connection = normalizeConnection(options.connection);
   const backend = await loadBullBackend(connection);
+  // On PostgreSQL, BullMQ times locks and stalled checks by this process's clock: a skewed one is refused.
+  if (connection.kind === 'postgres') {
+    const lockMs = options.lockDurationMs ?? 30_000;
+    await checkWorkerClock(connection.config, Math.floor(lockMs / 6), options.onError ?? (() => undefined));
+  }
   const name = options.name ?? DEFAULT_QUEUE_NAME;
   const bus = createEventBus(connection, name);
   const store = deferFailures(options.store);
@@ -144,6 +145,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const running = new Map<string, { controller: AbortController; settled: Promise<unknown> }>();
   // Transient failures in a row per run: the backoff of its next retry.
   const transientFailures = new Map<string, number>();
+  // The last write ids of each run this worker wrote (`recordWrites`): how a conflict is settled.
+  const ownWrites = new Map<string, string[]>();
+  // The highest version of each run this worker wrote: a record found below it went back in time.
+  const highestVersions = new Map<string, number>();
   const limits = createWorkerLimits(connection, name, options.limits, onError);
 
   const stopCheckMs = options.stopCheckMs ?? 2_000;
@@ -179,6 +184,16 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     throw new backend.DelayedError();
   };
 
+  // Records that the run failed for good; false when the store stayed unreachable through the tries.
+  const recordFailure = (runId: string, error: unknown): Promise<boolean> =>
+    markFailed(options.store, runId, error, { onError }).then(
+      () => true,
+      (failure: unknown) => {
+        onError(failure);
+        return !isTransientInfrastructureError(failure);
+      },
+    );
+
   const retryTransient = (job: Job<RunJobData>, token: string | undefined, error: unknown) => {
     const { runId } = job.data;
     const failures = transientFailures.get(runId) ?? 0;
@@ -187,20 +202,32 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     return delayRun(job, token, computeBackoffDelay(failures));
   };
 
-  // A write conflicted: read the run before deciding it is someone else's.
-  const settleConflict = async (job: Job<RunJobData>, token: string | undefined): Promise<string> => {
+  // A write conflicted: the record says whose the run is. Its last write was this worker's own (the
+  // reply lost, the write sent again, the version already moved by it): resume from the checkpoint. Any
+  // other writer owns the run now (another worker, a process resuming it directly), even if it writes
+  // nothing for a while (a slow tool); if that owner dies, the stalled-job or stranded-run check hands
+  // the run on. No timer decides it, so two processes never drive one run.
+  const settleConflict = async (
+    job: Job<RunJobData>,
+    token: string | undefined,
+    log: EventSink,
+  ): Promise<string> => {
     const { runId } = job.data;
-    const before = await options.store.getRun(runId);
-    if (!before) return 'superseded';
-    if (before.status !== 'running') return before.status;
-    await new Promise((resolve) => setTimeout(resolve, CONFLICT_RECHECK_MS));
-    const after = await options.store.getRun(runId);
-    if (!after) return 'superseded';
-    if (after.status !== 'running') return after.status;
-    // Another worker is writing its checkpoints: the run is theirs.
-    if (after.version !== before.version) return 'superseded';
-    // Nobody is: resume it from its checkpoint.
-    return delayRun(job, token, 0);
+    const record = await options.store.getRun(runId);
+    if (!record) return 'superseded';
+    if (record.status !== 'running') return record.status;
+    // Below a version this worker wrote: the store went back in time (restored from an older snapshot,
+    // a lagging replica promoted). Resuming from there would run again calls finished since: stop.
+    const highest = highestVersions.get(runId) ?? 0;
+    if (record.version < highest) {
+      const rewound = new StoreRewoundError({ runId, version: record.version, highest });
+      onError(rewound);
+      await markFailed(options.store, runId, rewound, { onError });
+      publish(runId, { type: 'error', error: rewound }, log);
+      throw new backend.UnrecoverableError(rewound.message);
+    }
+    const ours = record.writeId !== undefined && ownWrites.get(runId)?.includes(record.writeId);
+    return ours ? delayRun(job, token, 0) : 'superseded';
   };
 
   const runJob = async (
@@ -236,6 +263,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     } finally {
       // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
       await storeEvents();
+      // Ended here for good: no later conflict of this run is this worker's own.
+      if (attempt.ended) {
+        ownWrites.delete(runId);
+        highestVersions.delete(runId);
+      }
       if (attempt.ended && observer?.onEnd) {
         const record = await options.store.getRun(runId).catch(() => undefined);
         await observer.onEnd({ status: attempt.ended, record }).catch(onError);
@@ -271,6 +303,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         return endStopped(runId, stopRequest.reason, log);
       }
     }
+    // A failure an earlier attempt could not record: recorded now, and the run is not started again.
+    if (job.data.failure !== undefined) {
+      if (!(await recordFailure(runId, job.data.failure))) {
+        return await retryTransient(job, token, new Error(`Run "${runId}" failed; recording it waits`));
+      }
+      transientFailures.delete(runId);
+      const error = new backend.UnrecoverableError(job.data.failure);
+      publish(runId, { type: 'error', error }, log);
+      attempt.ended = 'failed';
+      throw error;
+    }
     const agent = options.agents[agentName];
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
@@ -295,7 +338,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     const runSignal = AbortSignal.any([signal, stop.signal]);
     try {
       const result = await agent.resume(runId, {
-        store: fenceWrites(store, signal),
+        store: fenceWrites(recordWrites(store, ownWrites, highestVersions), signal),
         signal: runSignal,
         onEvent: (event) => {
           if (runSignal.aborted) return;
@@ -321,7 +364,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         throw new backend.WaitingError();
       }
       try {
-        if (RunConflictError.isInstance(error)) return await settleConflict(job, token);
+        if (RunConflictError.isInstance(error)) return await settleConflict(job, token, log);
       } catch (conflictError) {
         if (!isTransientInfrastructureError(conflictError)) throw conflictError;
         return await retryTransient(job, token, conflictError);
@@ -332,8 +375,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       const retryable = APIError.isInstance(error) && error.isRetryable;
       if (!retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
         onError(error);
+        if (!(await recordFailure(runId, error))) {
+          // The store did not take the failure: the job comes back later only to record it, so the
+          // run neither stays `running` (to be run again) nor runs again now.
+          const failure = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          await job.updateData({ ...job.data, failure }).catch(onError);
+          return await retryTransient(job, token, error);
+        }
         transientFailures.delete(runId);
-        await markFailed(options.store, runId, error).catch(onError);
         publish(runId, { type: 'error', error }, log);
         attempt.ended = 'failed';
         throw new backend.UnrecoverableError(error instanceof Error ? error.message : String(error));
@@ -378,7 +427,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       if (!(await job.isFailed())) return;
       const { runId } = job.data;
       transientFailures.delete(runId);
-      if (await markFailed(options.store, runId, error)) publishError(runId, error);
+      if (await markFailed(options.store, runId, error, { onError })) publishError(runId, error);
     })().catch(onError);
   });
 
@@ -398,6 +447,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         .catch(onError);
     }, strandedCheckMs);
   strandedTimer?.unref();
+  // On PostgreSQL a stalled-check time stored in the future (a worker's clock jumped) is taken back.
+  const stopRepair =
+    connection.kind === 'postgres'
+      ? repairStalledCheck(connection.config, connection.schema, name, {
+          intervalMs: options.stalledIntervalMs ?? lockDuration,
+          toleranceMs: Math.floor(lockDuration / 6),
+          onError,
+        })
+      : undefined;
 
   let closing: Promise<void> | undefined;
   const close = (force = false) => {
@@ -420,7 +478,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       // stalled check (lockDurationMs) frees it. Our own runs have returned above, so this waits only for
       // those hand-backs.
       await worker.close(false);
-      await Promise.all([bus.close(), producer?.close(), limits.close()]);
+      await Promise.all([bus.close(), producer?.close(), limits.close(), stopRepair?.()]);
     })();
     return closing;
   };

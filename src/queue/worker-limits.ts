@@ -30,21 +30,20 @@ export function createWorkerLimits(
   limits: RateLimits | undefined,
   onError: (error: unknown) => void,
 ): WorkerLimits {
-  const normalized = limits && normalizeRateLimits(limits);
+  // Without budgets the limiter still shares the service's 429s: the first one pauses the model on
+  // every worker of the queue before their next request.
+  const normalized = normalizeRateLimits(limits ?? {});
   let backend: LimitsBackend | undefined;
   const open = () => {
-    backend ??= createLimitsBackend(connection, queueName, normalized?.windowMs ?? 60_000);
+    backend ??= createLimitsBackend(connection, queueName, normalized.windowMs);
     return backend;
   };
-  let limiter: FleetRateLimiter | undefined;
-  if (normalized) {
-    limiter = createFleetRateLimiter({
-      limits: normalized,
-      backend: open(),
-      prefix: limitsPrefix(queueName),
-      onError,
-    });
-  }
+  const limiter: FleetRateLimiter = createFleetRateLimiter({
+    limits: normalized,
+    backend: open(),
+    prefix: limitsPrefix(queueName),
+    onError,
+  });
   return {
     async start(job) {
       const { tenant } = job.data;
@@ -53,7 +52,6 @@ export function createWorkerLimits(
         await open().leaveBacklog(tenant).catch(onError);
         await job.updateData({ ...job.data, started: true }).catch(onError);
       }
-      if (!limiter) return { options: {}, observe: () => undefined };
       const fleet = limiter;
       return {
         options: { requestBudget: fleet.forRun({ tenant }) },

@@ -1,8 +1,12 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { asWriteError, writeFully } from './atomic-write.js';
 
 // A lock held longer than this by a live process is still honoured; past it, only a dead holder's is taken.
 const STALE_MS = 30_000;
+// A holder names itself right after creating the file, in the same synchronous step: an empty lock
+// older than this is one whose holder died in between.
+const EMPTY_STALE_MS = 2_000;
 
 /**
  * Runs `fn` while holding `path` as an exclusive lock file (`O_EXCL` create), so two processes on one
@@ -16,13 +20,17 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
     try {
       const fd = openSync(path, 'wx');
       try {
-        writeSync(fd, String(process.pid));
-      } finally {
+        writeFully(fd, String(process.pid), path);
+      } catch (error) {
+        // A full disk: the lock is not taken, and no empty lock file is left to stall the next writer.
         closeSync(fd);
+        unlinkQuietly(path);
+        throw error;
       }
+      closeSync(fd);
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asWriteError(error, path);
       if (isStale(path)) unlinkQuietly(path);
       else await sleep(Math.min(1 + attempt, 20));
     }
@@ -36,7 +44,9 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
 
 function isStale(path: string): boolean {
   try {
-    const pid = Number(readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8');
+    if (text === '') return Date.now() - statSync(path).mtimeMs > EMPTY_STALE_MS;
+    const pid = Number(text);
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid)) return true;
     return Date.now() - statSync(path).mtimeMs > STALE_MS && !(pid > 0 && isAlive(pid));
   } catch {

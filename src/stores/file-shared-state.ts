@@ -1,9 +1,9 @@
-import { closeSync, fdatasync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunEventLogStore, SharedValueStore, StoredRunEvent } from '../agent/durable/store.js';
-import { atomicWrite } from './atomic-write.js';
+import { asWriteError, atomicWrite, writeFully } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import {
   checkAppendRunEvents,
@@ -145,11 +145,20 @@ export function createFileSharedState({ dir, fsync, fileName }: FileSharedStateO
         if (lines.length === 0) return;
         const text = `${lines.join('\n')}\n`;
         // An expired log starts over; a torn last line (a crash mid-append) is cut off before appending.
-        const fd = openSync(path, 'a+');
+        let fd: number;
+        try {
+          fd = openSync(path, 'a+');
+        } catch (error) {
+          throw asWriteError(error, path);
+        }
         try {
           ftruncateSync(fd, log.size);
-          writeSync(fd, text);
+          writeFully(fd, text, path);
           if (fsync) await datasync(fd);
+        } catch (error) {
+          // A full disk took part of the lines: cut them off again, so the log ends where it did.
+          ftruncateSync(fd, log.size);
+          throw asWriteError(error, path);
         } finally {
           closeSync(fd);
         }

@@ -35,5 +35,6 @@ export {
   StoredRunInvalidError,
   StoreInputError,
   StoreUnavailableError,
+  StoreWriteError,
 } from './store-errors.js';
 export { defaultStoreOptions, type StoreOptions } from './store-options.js';

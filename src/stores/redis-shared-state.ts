@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RunEventLogStore, SharedValueStore, StoredRunEvent } from '../agent/durable/store.js';
+import { evalScript } from './eval-script.js';
 import { APPEND_RUN_EVENTS, SET_VALUE_IF } from './redis-scripts.js';
 import {
   checkAppendRunEvents,
@@ -33,7 +34,8 @@ export function createRedisSharedState({
     async appendRunEvents(runId, firstId, events, appendOptions) {
       const ttlMs = checkAppendRunEvents(runId, firstId, events, appendOptions);
       const redis = await client();
-      const length = (await redis.eval(
+      const length = (await evalScript(
+        redis,
         APPEND_RUN_EVENTS,
         1,
         eventsKey(runId),
@@ -61,7 +63,8 @@ export function createRedisSharedState({
     async setValueIf(key, version, value, valueOptions) {
       const ttlMs = checkSetValueIf(key, version, value, valueOptions);
       const redis = await client();
-      const written = await redis.eval(
+      const written = await evalScript(
+        redis,
         SET_VALUE_IF,
         1,
         valueKey(key),

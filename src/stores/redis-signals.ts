@@ -85,6 +85,13 @@ export function createRedisSignals({
         if (redis.status === 'ready') redis.disconnect(true);
       });
     }, signalHealthCheckEveryMs(commandTimeoutMs)).unref();
+    try {
+      await untilReady(redis, commandTimeoutMs);
+    } catch (error) {
+      clearInterval(healthCheck);
+      redis.disconnect();
+      throw error;
+    }
     return redis;
   };
   const subscriberConnection = () => {
@@ -143,4 +150,28 @@ export function createRedisSignals({
       else redis.disconnect();
     },
   };
+}
+
+/**
+ * Waits until `redis` is ready. ioredis writes a SUBSCRIBE at once while the connection is still being
+ * checked (its ready check's INFO is then refused: "Connection in subscriber mode"), so no channel is
+ * subscribed before the connection is ready. Bounded by the store's timeout.
+ */
+async function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  if (redis.status === 'wait') redis.connect().catch(() => undefined);
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      redis.off('ready', ready);
+      redis.off('end', ended);
+      if (error) reject(error);
+      else resolve();
+    };
+    const ready = () => done();
+    const ended = () => done(new Error('Connection is closed.'));
+    const timer = setTimeout(() => done(new Error(`Command timed out`)), timeoutMs);
+    redis.on('ready', ready);
+    redis.on('end', ended);
+  });
 }

@@ -12,6 +12,7 @@ import type {
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { loadOptional } from '../transport/load-module.js';
+import { evalScript } from './eval-script.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
 import { createRedisSharedState } from './redis-shared-state.js';
@@ -151,7 +152,8 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   ): Promise<number> => {
     const redis = await client();
     const ttl = isFinished(record.status) ? String(retentionMs) : '';
-    return (await redis.eval(
+    return (await evalScript(
+      redis,
       WRITE_RUN,
       append ? 8 : 7,
       runKey(record.id),
@@ -271,7 +273,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
           const ids = await redis.zrangebyscore(expiryKey, '-inf', upTo, 'LIMIT', 0, 500);
           if (ids.length === 0) break;
           const removed = await Promise.all(
-            ids.map((id) => redis.eval(PRUNE_RUN, 7, runKey(id), ...indexKeys, id) as Promise<number>),
+            ids.map((id) => evalScript(redis, PRUNE_RUN, 7, runKey(id), ...indexKeys, id) as Promise<number>),
           );
           deleted += removed.reduce((sum, count) => sum + count, 0);
         }
@@ -285,7 +287,8 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       async addItems(sessionId, items, { idempotencyKey }: AddItemsOptions = {}) {
         if (items.length === 0 && idempotencyKey === undefined) return;
         const redis = await client();
-        await redis.eval(
+        await evalScript(
+          redis,
           ADD_ITEMS,
           2,
           itemsKey(sessionId),

@@ -31,6 +31,32 @@ export class StoreUnavailableError extends RuntimeConditionError {
   }
 }
 
+/**
+ * A file store could not write (disk full `ENOSPC`, over quota `EDQUOT`, file too large `EFBIG`, or a
+ * short write): nothing was replaced, the previous record and event log are intact and no lock file is
+ * left. Transient: the run is retried from its last checkpoint, which succeeds once space returns.
+ */
+export class StoreWriteError extends RuntimeConditionError {
+  /** Always true: retrying once space returns succeeds. */
+  readonly transient = true;
+  /** The store, e.g. `fileStore`. */
+  readonly store: string;
+  /** The file that could not be written. */
+  readonly path: string;
+  /** The errno code (`ENOSPC`, `EDQUOT`, `EFBIG`), or `ESHORTWRITE` when the disk took fewer bytes than given. */
+  readonly code: string;
+
+  constructor(options: { store: string; path: string; code: string; cause?: unknown }) {
+    super(
+      `${options.store} could not write ${options.path} (${options.cause === undefined ? `${options.code}: the disk took fewer bytes than given` : describeCause(options.cause)}); the previous contents are kept`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.store = options.store;
+    this.path = options.path;
+    this.code = options.code;
+  }
+}
+
 /** The store was closed with `close()`: it refuses every further operation and never reconnects. */
 export class StoreClosedError extends RuntimeConditionError {
   /** Not transient: a closed store stays closed. */

@@ -6,6 +6,7 @@ import { SvcClient } from '../../src/api/svc-client.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import { QueueUnavailableError } from '../../src/queue/queue-errors.js';
+import type { RateLimits } from '../../src/queue/rate-limits.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
 import { type RunWorker, startWorker } from '../../src/queue/start-worker.js';
 import { defineTool } from '../../src/tools/define-tool.js';
@@ -23,7 +24,9 @@ for (const backend of queueBackends) {
     let worker: RunWorker | undefined;
     const refunds: string[] = [];
 
-    const start = async (options: { strandedRunCheckMs?: number; strandedAfterMs?: number } = {}) => {
+    const start = async (
+      options: { strandedRunCheckMs?: number; strandedAfterMs?: number; limits?: RateLimits } = {},
+    ) => {
       const refund = defineTool({
         name: 'refund',
         description: 'Refunds an order.',
@@ -85,6 +88,32 @@ for (const backend of queueBackends) {
       expect(record).toMatchObject({ status: 'completed', text: 'Hello there.' });
     }, 60_000);
 
+    it('should queue a chat turn (a session with history) when enqueued again with its run id (D5)', async () => {
+      await start();
+      await ns.store.addItems('chat-7', [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello.' },
+      ]);
+      emu.script([{ message: { content: 'Second answer.' } }]);
+      queueDown(true);
+      const options = { runId: 'turn-2', session: 'chat-7' };
+      const failure = await queue.enqueue('support', 'And now?', options).catch((error) => error);
+      expect(QueueUnavailableError.isInstance(failure)).toBe(true);
+      queueDown(false);
+      await expect(queue.enqueue('support', 'And now?', options)).resolves.toBe('turn-2');
+      expect(await queue.waitUntilFinished('turn-2', { timeout: 20_000 })).toMatchObject({
+        status: 'completed',
+        text: 'Second answer.',
+      });
+      // Another input, or the same input for another session, is still not the same request.
+      await expect(queue.enqueue('support', 'Other', options)).rejects.toMatchObject({
+        name: 'RunConflictError',
+      });
+      await expect(
+        queue.enqueue('support', 'And now?', { runId: 'turn-2', session: 'chat-8' }),
+      ).rejects.toMatchObject({ name: 'RunConflictError' });
+    }, 60_000);
+
     it('should refuse enqueueing an id already stored for other input', async () => {
       await start();
       emu.script([{ message: { content: 'Hello there.' } }]);
@@ -112,6 +141,52 @@ for (const backend of queueBackends) {
       const record = await queue.waitUntilFinished('approved', { timeout: 20_000 });
       expect(record).toMatchObject({ status: 'completed', text: 'Refund done.' });
       expect(refunds).toEqual(['approved:0:c1']);
+    }, 60_000);
+
+    it('should keep the tenant of a run continued after its approval (D12)', async () => {
+      await start({ limits: { models: { 'svc-3.5-flash': { requests: 100_000 } } } });
+      emu.script([
+        {
+          message: { content: '', tool_calls: [{ id: 'c1', function: { name: 'refund', arguments: '{}' } }] },
+        },
+        { message: { content: 'Refund done.' } },
+      ]);
+      await queue.enqueue('support', 'Refund order 42', { runId: 'tenant-run', tenant: 'acme' });
+      expect((await queue.waitUntilFinished('tenant-run', { timeout: 20_000 })).status).toBe('interrupted');
+      await queue.approve('tenant-run', 'c1');
+      expect((await queue.waitUntilFinished('tenant-run', { timeout: 20_000 })).status).toBe('completed');
+      // Both model requests are counted for the tenant: the continued run's job still names it.
+      const { rows } = await queue.stats();
+      expect(rows.map(({ tenant, requests }) => ({ tenant, requests }))).toEqual([
+        { tenant: 'acme', requests: 2 },
+      ]);
+    }, 60_000);
+
+    it("should keep a continuation's event log when the stranded-run check queues it (D7)", async () => {
+      await start();
+      emu.script([
+        {
+          message: { content: '', tool_calls: [{ id: 'c1', function: { name: 'refund', arguments: '{}' } }] },
+        },
+      ]);
+      await queue.enqueue('support', 'Refund order 42', { runId: 'paused' });
+      expect((await queue.waitUntilFinished('paused', { timeout: 20_000 })).status).toBe('interrupted');
+      // No worker takes the continuation while this test looks at its job.
+      await worker!.close();
+      worker = undefined;
+      queueDown(true);
+      const decisions = [{ toolCallId: 'c1', approved: true }];
+      const failure = await queue.decide('paused', decisions, { eventLogId: 'paused~1' }).catch((e) => e);
+      expect(QueueUnavailableError.isInstance(failure)).toBe(true);
+      queueDown(false);
+      expect(await queue.requeueStranded({ olderThanMs: 0 })).toEqual(['paused']);
+      // The continuation is found by its own id: its queued job still names its event log.
+      const stopped = await queue.stop('paused~1', 'changed my mind');
+      expect(stopped.status).toBe('failed');
+      expect(stopped.error).toContain('RunStoppedError');
+      expect((await ns.direct.store.readRunEvents!('paused~1')).map((event) => event.data)).toEqual([
+        expect.stringContaining('"type":"abort"'),
+      ]);
     }, 60_000);
 
     it("should have the workers' stranded-run check queue a stored run that has no job", async () => {

@@ -133,5 +133,20 @@ for (const [index, backend] of queueBackends.entries()) {
         expect.objectContaining({ role: 'assistant', content: record?.text }),
       ]);
     });
+
+    it('should record a run failed for good when the write of its failure is cut, and not run it again (D9)', async () => {
+      await startWith(new Agent({ client, model }));
+      emu.script([{ error: { status: 400 } }, answer('A second run.')]);
+      // The write of the failure is cut twice over (every attempt the store makes at it): the worker's
+      // write after the job ended and its write when BullMQ reports the job failed.
+      const cut = () => failNextWrite(storeBackend, proxied, chunkContains('"status":"failed"'));
+      const faults = [cut(), cut()];
+      await queue.enqueue('support', 'Refused input', { runId: 'refused' });
+      await Promise.all(faults);
+      const record = await queue.waitUntilFinished('refused', { timeout: 20_000 });
+      expect(record.status).toBe('failed');
+      expect(record.error).toContain('400');
+      expect(emu.requests()).toHaveLength(1);
+    });
   });
 }

@@ -12,6 +12,32 @@ describe.skipIf(!redisUp)('redisStore signals', () => {
     await own.quit();
   });
 
+  describe('when channels are subscribed while the subscriber connection is still starting (D13)', () => {
+    it('should subscribe every one once the connection is ready, and deliver to each', async () => {
+      const failures: unknown[] = [];
+      for (let round = 0; round < 6; round++) {
+        const store = redisStore({ url: REDIS_URL, prefix: `${uniqueNamespace('signals')}:` });
+        const received = new Set<string>();
+        const subscriptions: Promise<unknown>[] = [];
+        // One subscription per turn of the event loop: some land while the connection is connecting,
+        // some while ioredis checks it is ready, some after.
+        for (let i = 0; i < 30; i++) {
+          subscriptions.push(
+            store
+              .onSignal(`c${i}`, (message) => received.add(message))
+              .catch((error) => failures.push(error)),
+          );
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await Promise.all(subscriptions);
+        expect(failures).toEqual([]);
+        for (let i = 0; i < 30; i++) await store.signal(`c${i}`, `m${i}`);
+        await eventually(async () => received.size === 30);
+        await store.close();
+      }
+    });
+  });
+
   describe('when the store was given your client', () => {
     it('should listen on a duplicate it closes, leaving your client open', async () => {
       const name = uniqueNamespace('signals');

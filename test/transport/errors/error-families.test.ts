@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { FileProcessingError, PartInputError, RequestValidationError } from '../../../src/api/errors.js';
 import { McpConnectionError, McpToolCallError } from '../../../src/mcp/errors.js';
-import { QueueUnavailableError, WorkerClosedError } from '../../../src/queue/queue-errors.js';
+import {
+  QueueUnavailableError,
+  StoreRewoundError,
+  WorkerClockSkewError,
+  WorkerClosedError,
+} from '../../../src/queue/queue-errors.js';
 import {
   StoreClosedError,
   StoredRunInvalidError,
   StoreUnavailableError,
+  StoreWriteError,
 } from '../../../src/stores/store-errors.js';
 import {
   InvalidToolArgumentsError,
@@ -106,6 +112,21 @@ describe('error families', () => {
       'RuntimeConditionError',
     ],
     ['WorkerClosedError', new WorkerClosedError(), 'RuntimeConditionError'],
+    [
+      'StoreWriteError',
+      new StoreWriteError({ store: 's', path: 'p', code: 'ENOSPC' }),
+      'RuntimeConditionError',
+    ],
+    [
+      'StoreRewoundError',
+      new StoreRewoundError({ runId: 'r', version: 3, highest: 5 }),
+      'RuntimeConditionError',
+    ],
+    [
+      'WorkerClockSkewError',
+      new WorkerClockSkewError({ skewMs: 60_000, toleranceMs: 5_000 }),
+      'RuntimeConditionError',
+    ],
   ])('when a %s is thrown', (name, error, family) => {
     it(`should be caught as a ${family} and as no other family`, () => {
       expect(error.name).toBe(name);
