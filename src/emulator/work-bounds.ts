@@ -42,3 +42,43 @@ function checkSchemaMinimums(schema: unknown, path: string): void {
 function bound(message: string): EmulatorHttpError {
   return new EmulatorHttpError(400, 'request_params_invalid', message);
 }
+
+/** Nesting of a generated value at which a schema whose required parts never end is refused (a `$ref` cycle with no leaf). */
+export const MAX_FILL_DEPTH = 64;
+/** Values one answer may hold: nested `minItems` multiply, so a tiny schema can ask for billions. */
+export const MAX_FILLED_VALUES = 20_000;
+
+/** The 400 for a schema that asks more of one answer than the bounds allow. */
+export function tooLarge(what: string): EmulatorHttpError {
+  return bound(`body: the schema asks for ${what}; the emulator bounds the work of one answer`);
+}
+
+/** Longest value tested against a pattern that may backtrack exponentially (2^20 steps stay fast). */
+export const MAX_BACKTRACKING_TEST = 20;
+
+/** True when a group that contains a quantifier is itself quantified: `(a+)+`, `(\\w*)*`, `(a|b+){2,}`. */
+export function nestsQuantifiers(pattern: string): boolean {
+  const groups: boolean[] = [];
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') groups.push(false);
+    else if (c === ')') {
+      const quantifiedInside = groups.pop() ?? false;
+      const next = pattern[i + 1];
+      const quantified = next === '+' || next === '*' || next === '{';
+      if (quantifiedInside && quantified) return true;
+      if (quantifiedInside || quantified) groups[groups.length - 1] = true;
+    } else if ((c === '+' || c === '*' || c === '{') && groups.length > 0) groups[groups.length - 1] = true;
+  }
+  return false;
+}

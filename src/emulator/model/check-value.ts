@@ -1,4 +1,5 @@
 import { matchesJsonType } from '../../tools/validate-json-schema.js';
+import { MAX_BACKTRACKING_TEST, nestsQuantifiers } from '../work-bounds.js';
 import { arrayShape, resolve, type Schema, typeOf } from './schema-utils.js';
 
 // The emulator's own check of what it produces against the schema it was given: the keywords a tool or
@@ -94,36 +95,6 @@ function checkString(value: string, schema: Schema): boolean {
   }
   if (isKnownFormat(schema.format) && !FORMATS[schema.format]!(value)) return false;
   return true;
-}
-
-/** Longest value tested against a pattern that may backtrack exponentially (2^20 steps stay fast). */
-const MAX_BACKTRACKING_TEST = 20;
-
-/** True when a group that contains a quantifier is itself quantified: `(a+)+`, `(\\w*)*`, `(a|b+){2,}`. */
-export function nestsQuantifiers(pattern: string): boolean {
-  const groups: boolean[] = [];
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') groups.push(false);
-    else if (c === ')') {
-      const quantifiedInside = groups.pop() ?? false;
-      const next = pattern[i + 1];
-      const quantified = next === '+' || next === '*' || next === '{';
-      if (quantifiedInside && quantified) return true;
-      if (quantifiedInside || quantified) groups[groups.length - 1] = true;
-    } else if ((c === '+' || c === '*' || c === '{') && groups.length > 0) groups[groups.length - 1] = true;
-  }
-  return false;
 }
 
 function checkNumber(value: number, schema: Schema): boolean {

@@ -1,4 +1,4 @@
-import { EmulatorHttpError } from '../errors.js';
+import { MAX_FILL_DEPTH, MAX_FILLED_VALUES, tooLarge } from '../work-bounds.js';
 import type { TextFacts } from './analyze-text.js';
 import { checkValue } from './check-value.js';
 import { conformNumber, conformString } from './conform-value.js';
@@ -16,10 +16,6 @@ import { contentWords } from './words.js';
  * optional children, a nullable linked list) then ends in a leaf instead of recursing forever.
  */
 const REQUIRED_ONLY_DEPTH = 4;
-/** Nesting at which a schema whose required parts never end is refused (a `$ref` cycle with no leaf). */
-const MAX_DEPTH = 64;
-/** Values one answer may hold: nested `minItems` multiply, so a tiny schema can ask for billions. */
-export const MAX_FILLED_VALUES = 20_000;
 
 /** What values are filled from. */
 export interface FillSource {
@@ -85,7 +81,7 @@ export class SchemaFiller {
   ): Filled {
     const schema = resolve(raw, root);
     if (++this.filled > MAX_FILLED_VALUES) throw tooLarge(`more than ${MAX_FILLED_VALUES} values`);
-    if (depth > MAX_DEPTH) throw tooLarge(`nesting deeper than ${MAX_DEPTH} levels`);
+    if (depth > MAX_FILL_DEPTH) throw tooLarge(`nesting deeper than ${MAX_FILL_DEPTH} levels`);
     if (acceptsNothing(schema)) return this.unmetValue(null, name, schema, required);
     if ('const' in schema) return { value: schema.const, found: true };
     const variants = (schema.anyOf ?? schema.oneOf ?? schema.allOf) as Schema[] | undefined;
@@ -153,18 +149,23 @@ export class SchemaFiller {
     const minItems = Number(schema.minItems ?? 0);
     const max = Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 5, Math.max(5, minItems));
     // One item shows the shape; deep in a recursive schema, or where no item is allowed, only the minimum.
-    const min = depth >= REQUIRED_ONLY_DEPTH || acceptsNothing(items) ? minItems : Math.max(1, minItems);
-    if (prefix.length > 0) return this.tuple(schema, root, name, required, depth, prefix, items, min);
+    const least = depth >= REQUIRED_ONLY_DEPTH || acceptsNothing(items) ? minItems : Math.max(1, minItems);
+    // A tuple (`prefixItems`) fills each of its positions the maximum allows, then items up to the minimum.
+    const tuple = Math.min(
+      prefix.length,
+      typeof schema.maxItems === 'number' ? schema.maxItems : prefix.length,
+    );
+    const min = Math.max(least, tuple);
     const kind = paramKind(name ?? '', { ...items, description: items.description ?? schema.description });
     const out: unknown[] = [];
     let found = false;
     if (
+      prefix.length === 0 &&
       typeOf(items) === 'string' &&
       !items.enum &&
-      (kind === 'place' || kind === 'id' || kind === 'generic')
+      (kind === 'place' || kind === 'id')
     ) {
-      const pool =
-        kind === 'place' ? this.source.facts.places : kind === 'id' ? this.source.facts.ids : this.keywords();
+      const pool = kind === 'place' ? this.source.facts.places : this.source.facts.ids;
       // Only request words the items accept: "the" is no `^[a-z]+\.[a-z]+$`.
       for (const value of pool) if (out.length < max && checkValue(value, items, root)) out.push(value);
       found = out.length > 0;
@@ -176,7 +177,7 @@ export class SchemaFiller {
       : out;
     kept.splice(max);
     for (let attempts = 0; kept.length < min && attempts < min + 5; attempts++) {
-      const item = this.build(items, root, name, required, depth + 1);
+      const item = this.build(prefix[kept.length] ?? items, root, name, required, depth + 1);
       found ||= item.found;
       const taken = (v: unknown) => kept.some((w) => JSON.stringify(w) === JSON.stringify(v));
       if (unique && taken(item.value)) {
@@ -189,32 +190,6 @@ export class SchemaFiller {
     }
     if (!checkValue(kept, schema, root)) return this.unmetValue(kept, name, schema, required);
     return { value: kept, found };
-  }
-
-  /** A tuple: each position from its own schema, then items from `rest` up to the minimum count. */
-  private tuple(
-    schema: Schema,
-    root: Schema,
-    name: string | undefined,
-    required: boolean,
-    depth: number,
-    prefix: Schema[],
-    rest: Schema,
-    min: number,
-  ): Filled {
-    const out: unknown[] = [];
-    let found = false;
-    const count = Math.max(
-      Math.min(prefix.length, typeof schema.maxItems === 'number' ? schema.maxItems : prefix.length),
-      min,
-    );
-    for (let i = 0; i < count; i++) {
-      const item = this.build(prefix[i] ?? rest, root, name, required, depth + 1);
-      found ||= item.found;
-      out.push(item.value);
-    }
-    if (!checkValue(out, schema, root)) return this.unmetValue(out, name, schema, required);
-    return { value: out, found };
   }
 
   private member(schema: Schema, name: string | undefined): Filled {
@@ -383,10 +358,6 @@ export class SchemaFiller {
     }
     return undefined;
   }
-
-  private keywords(): string[] {
-    return [...new Set(contentWords(this.source.facts.text))].slice(0, 3);
-  }
 }
 
 interface Filled {
@@ -395,14 +366,6 @@ interface Filled {
   found: boolean;
   /** No value valid against the schema could be made. */
   invalid?: boolean;
-}
-
-function tooLarge(what: string): EmulatorHttpError {
-  return new EmulatorHttpError(
-    400,
-    'request_params_invalid',
-    `body: the schema asks for ${what}; the emulator bounds the work of one answer`,
-  );
 }
 
 /** The rule a value must follow, for the question asked when none could be made. */

@@ -236,23 +236,16 @@ function idf(docs: string[][]): Map<string, number> {
 function similar(a: string, b: string): boolean {
   if (a === b) return true;
   if (Math.min(a.length, b.length) < 5 || Math.abs(a.length - b.length) > 1) return false;
-  return editDistance(a, b) <= 1;
-}
-
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  // Past the common prefix, one substitution, insertion, deletion or swap of neighbours must make them equal.
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  const rest = (x: string, skip: number) => x.slice(i + skip);
+  return (
+    rest(a, 1) === rest(b, 1) ||
+    rest(a, 1) === rest(b, 0) ||
+    rest(a, 0) === rest(b, 1) ||
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a, 2) === rest(b, 2))
   );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 /** A segment's facts, borrowing from the whole request what the segment lacks and no other segment claims. */
