@@ -228,6 +228,9 @@ export type {
   VoiceListParams,
   VoiceModel,
 } from './api/types/voices.js';
+// Transport
+// The defaults shared by the library, the CLI and the web server (queue name, key prefix, schemas, ports).
+export { defaults, type NamespaceNames, namespaceNames } from './defaults.js';
 // Tools
 export { type FileToolName, type FileToolsOptions, fileTools } from './tools/built-in/file-tools.js';
 export {
@@ -275,7 +278,6 @@ export type {
   ToolParameters,
   Zod3Schema,
 } from './tools/tool-parameters.js';
-// Transport
 export type { ClientOptions } from './transport/client-options.js';
 export {
   APIConnectionError,

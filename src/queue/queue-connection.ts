@@ -1,5 +1,7 @@
 import type { RedisOptions } from 'ioredis';
 import type { PoolConfig } from 'pg';
+import { defaults } from '../defaults.js';
+import { checkPostgresReachable, checkRedisReachable } from '../stores/first-connect.js';
 import { SvcError } from '../transport/errors.js';
 
 /**
@@ -14,7 +16,7 @@ export type NormalizedConnection =
   | { kind: 'postgres'; config: PoolConfig; schema: string };
 
 /** Default BullMQ schema of the PostgreSQL backend (a namespace of its own, beside the store's). */
-const DEFAULT_QUEUE_SCHEMA = 'svc_agents_queue';
+const DEFAULT_QUEUE_SCHEMA = defaults.postgresQueueSchema;
 
 /** Reads a `QueueConnection`, naming the field when it is wrong. */
 export function normalizeConnection(connection: QueueConnection | undefined): NormalizedConnection {
@@ -47,4 +49,14 @@ function parseRedisUrl(text: string): RedisOptions {
   if (db) options.db = Number(db);
   if (url.protocol === 'rediss:') options.tls = {};
   return options;
+}
+
+/**
+ * Connects once to the queue's backend, for at most `timeoutMs`: a `BackendUnreachableError` naming the
+ * address and the cause when it cannot, instead of BullMQ's reconnecting forever before its first success.
+ */
+export function checkReachable(connection: NormalizedConnection, timeoutMs: number): Promise<void> {
+  return connection.kind === 'redis'
+    ? checkRedisReachable(connection.options, timeoutMs)
+    : checkPostgresReachable(connection.config, timeoutMs);
 }

@@ -14,7 +14,7 @@ export class QueueUnavailableError extends RuntimeConditionError {
     const why =
       options.timeoutMs !== undefined
         ? `the queue did not answer within ${options.timeoutMs} ms`
-        : 'the queue is unreachable';
+        : `the queue is unreachable${options.cause instanceof Error ? ` (${options.cause.message})` : ''}`;
     super(
       `Could not ${options.operation} run "${options.runId}": ${why}; its record is stored, enqueue it again with the same runId`,
       { cause: options.cause },

@@ -6,6 +6,7 @@ import { RunConflictError, RunStateError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { defaults } from '../defaults.js';
 import { SvcError } from '../transport/errors.js';
 import { createLimitsBackend } from './create-limits-backend.js';
 import { createEventBus, type EventBus, encodeEvent } from './event-bus.js';
@@ -14,13 +15,18 @@ import { followEvents } from './follow-events.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
-import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
+import {
+  checkReachable,
+  type NormalizedConnection,
+  normalizeConnection,
+  type QueueConnection,
+} from './queue-connection.js';
 import { QueueUnavailableError, RunStoppedError } from './queue-errors.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
-/** The queue name used when none is given. */
-export const DEFAULT_QUEUE_NAME = 'svc-agents-runs';
+/** The queue name used when none is given (`defaults.queueName`). */
+export const DEFAULT_QUEUE_NAME = defaults.queueName;
 
 /** Options of `new RunQueue(...)`. */
 export interface RunQueueOptions {
@@ -37,6 +43,11 @@ export interface RunQueueOptions {
    * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again). @default 10_000
    */
   enqueueTimeoutMs?: number;
+  /**
+   * How long the queue's first connection to its backend may take: past it the operation fails with a
+   * `QueueUnavailableError` whose cause, a `BackendUnreachableError`, names the address. @default 10_000
+   */
+  connectTimeoutMs?: number;
 }
 
 /** Options of `queue.requeueStranded`. */
@@ -125,6 +136,8 @@ export class RunQueue {
   readonly #connection: NormalizedConnection;
   readonly #attempts: number;
   readonly #enqueueTimeoutMs: number;
+  readonly #connectTimeoutMs: number;
+  #connected = false;
   #backend: Promise<{ backend: BullBackend; queue: Queue<RunJobData> }> | undefined;
   #bus: EventBus | undefined;
   #limits: LimitsBackend | undefined;
@@ -136,6 +149,7 @@ export class RunQueue {
     this.name = options.name ?? DEFAULT_QUEUE_NAME;
     this.#attempts = options.attempts ?? 3;
     this.#enqueueTimeoutMs = options.enqueueTimeoutMs ?? 10_000;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
   }
 
   /**
@@ -483,7 +497,10 @@ export class RunQueue {
   }
 
   #open() {
-    this.#backend ??= loadBullBackend(this.#connection).then((backend) => {
+    this.#backend ??= loadBullBackend(this.#connection).then(async (backend) => {
+      // Bounded once: before its first success BullMQ would retry a dead address silently.
+      if (!this.#connected) await checkReachable(this.#connection, this.#connectTimeoutMs);
+      this.#connected = true;
       const queue = new backend.Queue(this.name, backend.producerOptions);
       // Connection errors reach the callers of the failed operations; unlistened they would crash.
       queue.on('error', () => undefined);

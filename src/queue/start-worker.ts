@@ -3,12 +3,13 @@ import type { Agent } from '../agent/agent.js';
 import type { RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
+import { defaults } from '../defaults.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
-import { normalizeConnection, type QueueConnection } from './queue-connection.js';
+import { checkReachable, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { RunStoppedError } from './queue-errors.js';
 import type { RateLimits } from './rate-limits.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
@@ -30,6 +31,12 @@ export interface StartWorkerOptions {
   concurrency?: number;
   /** Queue name, as the `RunQueue`'s. @default 'svc-agents-runs' */
   name?: string;
+  /**
+   * How long the first connection to the queue's backend may take: past it `startWorker` rejects with a
+   * `BackendUnreachableError` naming the address and the cause. Later losses are retried as before.
+   * @default 10_000
+   */
+  connectTimeoutMs?: number;
   /** On SIGTERM/SIGINT: stop taking runs, finish the current ones (up to `shutdownTimeoutMs`), exit. @default true */
   handleSignals?: boolean;
   /** How long SIGTERM waits for current runs; the rest resume elsewhere from their checkpoints. @default 30_000 */
@@ -136,6 +143,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   const connection = normalizeConnection(options.connection);
   const backend = await loadBullBackend(connection);
   const name = options.name ?? DEFAULT_QUEUE_NAME;
+  await checkReachable(connection, options.connectTimeoutMs ?? defaults.connectTimeoutMs);
   const bus = createEventBus(connection, name);
   const store = deferFailures(options.store);
   const onError = options.onError ?? (() => undefined);

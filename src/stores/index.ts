@@ -29,6 +29,7 @@ export { defaultMemoryStoreOptions, type MemoryStoreOptions, memoryStore } from 
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.js';
 export { type RedisStoreOptions, redisStore } from './redis-store.js';
 export {
+  BackendUnreachableError,
   RunEventGapError,
   SignalTooLargeError,
   StoreClosedError,

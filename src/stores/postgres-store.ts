@@ -9,7 +9,9 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { defaults } from '../defaults.js';
 import { loadOptional } from '../transport/load-module.js';
+import { checkPostgresReachable } from './first-connect.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
@@ -69,8 +71,8 @@ const RUN_COLUMNS = 'id, record, version, created_at, updated_at, write_id';
  * needs room for it: `max` of at least 2).
  */
 export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore {
-  const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
-  const schemaName = options.schema ?? 'svc_agents';
+  const { commandTimeoutMs, connectTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
+  const schemaName = options.schema ?? defaults.postgresSchema;
   const schema = quoteIdentifier(schemaName);
   const table = `${schemaName}.runs`;
   const ownsPool = options.pool === undefined;
@@ -97,7 +99,17 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     made.on('error', warnConnection);
     return made;
   };
+  let everConnected = false;
   const migrated = async (): Promise<Pool> => {
+    // Bounded once: a store that never connected gives up within connectTimeoutMs, naming the address.
+    if (ownsPool && !everConnected) {
+      const config = {
+        ...options.config,
+        ...(options.connectionString && { connectionString: options.connectionString }),
+      };
+      await checkPostgresReachable(config, connectTimeoutMs);
+    }
+    everConnected = true;
     created ??= await createPool();
     const client = await created.connect();
     try {

@@ -133,3 +133,52 @@ export class SignalTooLargeError extends StoreInputError {
     this.limit = options.limit;
   }
 }
+
+/**
+ * Redis or PostgreSQL could not be reached on the first connection within `connectTimeoutMs`: the
+ * address and the cause (refused, timed out, host not found, refused login) are in the message. Transient:
+ * once it is up, the next operation connects again. After a first success, a lost connection is retried
+ * as before and reported by the operation that meets it.
+ */
+export class BackendUnreachableError extends RuntimeConditionError {
+  /** Trying again later may succeed. */
+  readonly transient = true;
+  /** `Redis` or `PostgreSQL`. */
+  readonly backend: 'Redis' | 'PostgreSQL';
+  /** `host:port` (PostgreSQL: `host:port/database`), without credentials. */
+  readonly address: string;
+  /** How long the first connection was tried. */
+  readonly timeoutMs: number;
+
+  constructor(options: {
+    backend: 'Redis' | 'PostgreSQL';
+    address: string;
+    timeoutMs: number;
+    cause: unknown;
+  }) {
+    super(
+      `${options.backend} at ${options.address} is unreachable: ${describeFailure(options.cause)} (tried for ${options.timeoutMs} ms)`,
+      { cause: options.cause },
+    );
+    this.backend = options.backend;
+    this.address = options.address;
+    this.timeoutMs = options.timeoutMs;
+  }
+}
+
+// "connection refused (ECONNREFUSED)": the cause in words first, then the driver's code or message.
+function describeFailure(cause: unknown): string {
+  if (cause === undefined) return 'no answer (timed out)';
+  const code = (cause as { code?: unknown }).code;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ETIMEDOUT: 'connection timed out',
+    ENOTFOUND: 'host not found',
+    EHOSTUNREACH: 'host unreachable',
+    ECONNRESET: 'connection reset',
+  };
+  if (typeof code === 'string' && words[code]) return `${words[code]} (${code})`;
+  if (/timeout|timed out/i.test(message)) return `connection timed out (${message})`;
+  return describeCause(cause);
+}

@@ -12,7 +12,7 @@ import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { demoTools } from '../demo-tools/demo-tools.js';
 import { CliUsageError } from '../errors.js';
-import { backendOptions, openRunBackend, type RunBackend } from './run-backend.js';
+import { backendOptions, cliConnectTimeoutMs, openRunBackend, type RunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 
 /** `svc-agents serve`: the one-page web chat for the demo agent or a user's agent module. */
@@ -160,6 +160,7 @@ async function queueRunner(ctx: CommandContext, backend: RunBackend): Promise<Ch
     connection: backend.connection,
     store: backend.store,
     name: backend.queueName,
+    connectTimeoutMs: cliConnectTimeoutMs,
   });
   ctx.defer(() => queue.close());
   return queueChatRunner({ queue, store: backend.store });

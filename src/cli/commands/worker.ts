@@ -11,7 +11,7 @@ import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { demoTools } from '../demo-tools/demo-tools.js';
 import { CliUsageError } from '../errors.js';
-import { backendOptions, openRunBackend } from './run-backend.js';
+import { backendOptions, cliConnectTimeoutMs, openRunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 
 interface WorkerAgents {
@@ -69,19 +69,22 @@ export const workerCommand: CommandSpec = {
     const backend = await openRunBackend(ctx, args, 'worker');
     const { startWorker } = await import('../../queue/start-worker.js');
     // Chats of `serve --queue` keep their shared state (lease, outcome, paused run) through the worker.
-    const chatState =
-      typeof backend.store.setValueIf === 'function' && typeof backend.store.appendRunEvents === 'function';
-    await startWorker({
-      ...(chatState && { observeRun: chatRunObserver({ store: backend.store }) }),
-      connection: backend.connection,
-      store: backend.store,
-      name: backend.queueName,
-      agents,
-      concurrency,
-      ...(loaded.limits !== undefined && { limits: loaded.limits }),
-      onError: (error) =>
-        ctx.io.stderr.write(`worker: ${error instanceof Error ? error.message : String(error)}\n`),
-    });
+    // The old default namespace's queue too, while jobs wait in it (openRunBackend said so once).
+    const locations = [backend, ...(backend.legacy?.queueHasJobs ? [backend.legacy.location] : [])];
+    for (const location of locations) {
+      await startWorker({
+        observeRun: chatRunObserver({ store: location.store }),
+        connection: location.connection,
+        store: location.store,
+        name: location.queueName,
+        connectTimeoutMs: cliConnectTimeoutMs,
+        agents,
+        concurrency,
+        ...(loaded.limits !== undefined && { limits: loaded.limits }),
+        onError: (error) =>
+          ctx.io.stderr.write(`worker: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
+    }
     const names = Object.keys(agents).join(', ');
     if (ctx.json)
       ctx.printJson({ ready: true, agents: Object.keys(agents), queue: backend.queueName, pid: process.pid });

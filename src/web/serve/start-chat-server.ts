@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../../agent/durable/store.js';
 import type { SvcClient } from '../../api/svc-client.js';
+import { defaults } from '../../defaults.js';
 import { ConfigurationError } from '../../transport/errors.js';
 import type { ChatRunner } from '../chat-runner.js';
 import { createChatHandler } from '../create-chat-handler.js';
@@ -50,7 +51,7 @@ export interface ChatServer {
 
 /** Serves the one-page web chat and its API (`/api/...`) on `host:port`. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
-  const { client, port = 8787, host = '127.0.0.1', subtitle = '' } = options;
+  const { client, port = defaults.servePort, host = '127.0.0.1', subtitle = '' } = options;
   const allowedOrigins = new Set(checkAllowedOrigins(options.allowedOrigins ?? []));
   const uploads = new KnowledgeUploads(client, options.store);
   const chat = createChatHandler({
