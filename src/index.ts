@@ -292,6 +292,7 @@ export {
   InvalidResponseError,
   MissingDependencyError,
   ModelBehaviorError,
+  ModuleLoadError,
   NotFoundError,
   PaymentRequiredError,
   RateLimitError,

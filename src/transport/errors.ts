@@ -371,3 +371,17 @@ function flattenHeaders(
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** A user's module (`--agent`, `--agents`, `--tools`) could not be imported: the path and the reason. */
+export class ModuleLoadError extends UserError {
+  /** The module as given, e.g. `./agents.ts`. */
+  readonly specifier: string;
+
+  constructor(options: { specifier: string; feature: string; cause: unknown }) {
+    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(`${options.feature}: ${options.specifier} could not be loaded (${reason})`, {
+      cause: options.cause,
+    });
+    this.specifier = options.specifier;
+  }
+}

@@ -1,7 +1,5 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
-import { loadOptional } from '../../transport/load-module.js';
+import { importUserModule } from '../../transport/import-user-module.js';
 import type { ChatRunner } from '../../web/chat-runner.js';
 import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { checkAllowedOrigins, startChatServer } from '../../web/serve/start-chat-server.js';
@@ -109,7 +107,7 @@ export const serveCommand: CommandSpec = {
       throw new CliUsageError('--kb is for the demo agent; your --agent module chooses its own', 'serve');
     }
     const agent = agentPath
-      ? await loadAgentModule(resolve(ctx.io.cwd, agentPath))
+      ? await loadAgentModule(agentPath, ctx.io.cwd)
       : createServeAgent({
           model,
           tools: demoTools(),
@@ -166,21 +164,9 @@ async function queueRunner(ctx: CommandContext, backend: RunBackend): Promise<Ch
   return queueChatRunner({ queue, store: backend.store });
 }
 
-/** Imports a user's agent module (TypeScript through tsx when Node cannot load it). */
-async function loadAgentModule(path: string): Promise<ServeAgentFactory> {
-  const url = pathToFileURL(path).href;
-  let module: { default?: unknown };
-  try {
-    module = (await import(url)) as { default?: unknown };
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-    const { tsImport } = await loadOptional(
-      'tsx',
-      () => import('tsx/esm/api') as Promise<{ tsImport: (url: string, parent: string) => Promise<unknown> }>,
-      `serve --agent ${path} (a TypeScript file)`,
-    );
-    module = (await tsImport(url, import.meta.url)) as { default?: unknown };
-  }
+/** Imports a user's agent module (`importUserModule`: TypeScript through tsx when Node cannot load it). */
+async function loadAgentModule(path: string, cwd: string): Promise<ServeAgentFactory> {
+  const module = await importUserModule(path, { cwd, feature: 'serve --agent' });
   const value = module.default;
   if (value && typeof (value as Agent).stream === 'function') return () => value as Agent<unknown, unknown>;
   if (typeof value === 'function') return value as ServeAgentFactory;

@@ -1,7 +1,6 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
 import type { RateLimits } from '../../queue/rate-limits.js';
+import { importUserModule } from '../../transport/import-user-module.js';
 import { chatRunObserver } from '../../web/chat-run-observer.js';
 import { DEFAULT_CHAT_AGENT_NAME } from '../../web/queue-chat-runner.js';
 import { createServeAgent } from '../../web/serve/serve-agent.js';
@@ -47,7 +46,7 @@ export const workerCommand: CommandSpec = {
     ...backendOptions,
   },
   details:
-    "SIGTERM (or Ctrl-C) stops taking runs and finishes the current ones; a killed worker's runs are resumed by another from their checkpoints. A TypeScript agents module needs a loader: node --import tsx.\n" +
+    "SIGTERM (or Ctrl-C) stops taking runs and finishes the current ones; a killed worker's runs are resumed by another from their checkpoints. A TypeScript agents module is loaded through tsx.\n" +
     'Without --agents it runs the chats of `serve --queue` on the same --redis/--postgres and --namespace:\n' +
     '  svc-agents serve --redis redis://127.0.0.1:6379 --queue   and   svc-agents worker --redis redis://127.0.0.1:6379',
   async run(ctx, args) {
@@ -97,7 +96,7 @@ export const workerCommand: CommandSpec = {
 
 /** The agents (and limits) a `--agents` module exports. */
 async function loadAgentsModule(ctx: CommandContext, modulePath: string): Promise<WorkerAgents> {
-  const loaded = (await import(pathToFileURL(resolve(ctx.io.cwd, modulePath)).href)) as {
+  const loaded = (await importUserModule(modulePath, { cwd: ctx.io.cwd, feature: 'worker --agents' })) as {
     // biome-ignore lint/suspicious/noExplicitAny: any agent
     agents?: Record<string, Agent<any, any>>;
     // biome-ignore lint/suspicious/noExplicitAny: any agent
