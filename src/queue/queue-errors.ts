@@ -8,7 +8,7 @@ export class QueueUnavailableError extends RuntimeConditionError {
   /** A connection problem: trying again later may succeed. */
   readonly transient = true;
   /** The run that was being queued. */
-  readonly runId: string;
+  override readonly runId: string;
 
   constructor(options: { runId: string; operation: string; timeoutMs?: number; cause?: unknown }) {
     const why =

@@ -50,7 +50,7 @@ export class StoreClosedError extends RuntimeConditionError {
 /** A stored run cannot be read: truncated JSON, a missing field, a Redis hash without `version`. */
 export class StoredRunInvalidError extends RuntimeConditionError {
   /** The run id. */
-  readonly runId: string;
+  override readonly runId: string;
   /** Where it is stored: a Redis key, a file path, a PostgreSQL table. */
   readonly key: string;
   /** What is wrong with it. */
@@ -92,7 +92,7 @@ export class StoreInputError extends UserError {
  */
 export class RunEventGapError extends StoreInputError {
   /** The run whose log was appended to. */
-  readonly runId: string;
+  override readonly runId: string;
   /** The id the append started at. */
   readonly firstId: number;
   /** The next free id of the stored log (its length). */

@@ -185,7 +185,7 @@ describe('README tour', () => {
         // 408, 409, 429 and 5xx. Not: a bad request, a wrong key (even reported mid-stream), your abort.
         if (!(error instanceof APIError) || !error.isRetryable || attempt === 3) throw error;
         // error.state holds every message and tool result so far: resuming never runs a finished tool twice.
-        input = (error as { state?: RunState }).state ?? input;
+        input = error.state ?? input;
         console.warn(`attempt ${attempt} failed (${error.message}); resuming`);
       }
     }
