@@ -158,6 +158,8 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
         : (options.runId ?? (input instanceof RunState ? storedRunIdOf(input) : undefined));
     const runId = givenRunId ?? crypto.randomUUID();
     const toolSet = core.toolSetFor(options.knowledgeBases);
+    // Before anything is recorded or requested: a knowledge base that does not exist fails the call.
+    await core.findKnowledgeBases(options.knowledgeBases, signal);
     const resumed = input instanceof RunState || input instanceof StoredRunRef;
     // The run's options, unpacked here once; a durable run hands in the state it prepared and its hooks.
     const loop = (state: RunState, durable: DurableHooks | undefined) =>

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { RunState } from '../../src/agent/run-state.js';
 import type { SvcClient } from '../../src/api/svc-client.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { KnowledgeBaseNameError } from '../../src/tools/errors.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
@@ -123,6 +124,36 @@ describe('Agent knowledge bases', () => {
       const tools = chatRequests(env.emu)[0]?.tools as Array<{ function: { name: string } }> | undefined;
       const names = tools?.map((tool) => tool.function.name);
       expect(names).toEqual(['echo', 'search_knowledge_base']);
+    });
+  });
+
+  describe('when a chosen knowledge base does not exist', () => {
+    it('should refuse a run option naming it before the first model request, listing the ones that exist', async () => {
+      const office = uniqueName('office_docs');
+      await createOfficeDocs(env.client, office);
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash-2603' });
+
+      const error = await agent
+        .run(question, { knowledgeBases: ['nope'] })
+        .catch((caught: unknown) => caught);
+
+      expect(error).toBeInstanceOf(KnowledgeBaseNameError);
+      expect(error).toMatchObject({ problem: 'not-found', knowledgeBase: 'nope' });
+      expect((error as Error).message).toContain(office);
+      expect(chatRequests(env.emu)).toHaveLength(0);
+    });
+
+    it('should refuse an agent option naming it before the first model request, on every run', async () => {
+      const office = uniqueName('office_docs');
+      await createOfficeDocs(env.client, office);
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash-2603', knowledgeBases: ['nope'] });
+
+      for (let run = 0; run < 2; run++) {
+        const error = await agent.run(question).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(KnowledgeBaseNameError);
+        expect((error as Error).message).toContain(office);
+      }
+      expect(chatRequests(env.emu)).toHaveLength(0);
     });
   });
 
