@@ -75,9 +75,19 @@ async function runLines(
       continue;
     }
     count++;
+    if (slash.kind === 'error') {
+      // Reported like a failed prompt; the lines after it go on.
+      failed++;
+      const formatted = formatCliError(slash.error, ctx.io.env);
+      stderr.write(
+        ctx.json ? `${JSON.stringify({ prompt: line, ...formatted.json })}\n` : `${formatted.line}\n`,
+      );
+      continue;
+    }
     if (transcript && !ctx.json) stdout.write(`${style.bold('you › ')}${line}\n`);
     const renderer = createEventRenderer({
-      answer: ctx.json ? nullStream : stdout,
+      // With --json-schema the answer's text is the JSON itself: printed once, whole, by finishAnswer.
+      answer: ctx.json || flags?.output ? nullStream : stdout,
       trace: ctx.json ? nullStream : trace,
       style: transcript ? style : ctx.style.err,
       answerPrefix: transcript ? style.bold('assistant › ') : '',
@@ -123,7 +133,7 @@ async function finishAnswer(
   trace: NodeJS.WritableStream,
 ): Promise<string | undefined> {
   if (result.status === 'completed' && flags.output && !ctx.json) {
-    ctx.io.stdout.write(`\n${JSON.stringify(result.output, null, 2)}\n`);
+    ctx.io.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
   }
   if (!flags.audioOut) return undefined;
   const bytes = await writeAudioOut(flags.audioOut, result.audio, flags.model);
@@ -210,7 +220,7 @@ export const chatCommand: CommandSpec = {
     });
     const prompt = args.positionals.join(' ').trim();
     if (prompt) {
-      const result = await runOneShot(ctx, session, prompt, flags.attachments);
+      const result = await runOneShot(ctx, session, prompt, flags.attachments, flags.output !== undefined);
       const trace = ctx.io.stdout.isTTY && !ctx.json ? ctx.io.stdout : ctx.io.stderr;
       const audioFile = await finishAnswer(ctx, flags, result, trace);
       if (ctx.json) ctx.printJson(summary(prompt, result, audioFile));
@@ -249,12 +259,14 @@ async function runOneShot(
   session: ChatSession,
   prompt: string,
   attachments: readonly ContentPart[],
+  structured: boolean,
 ): Promise<RunResult<unknown>> {
   const tty = Boolean(ctx.io.stdout.isTTY) && !ctx.json;
   const trace = ctx.json ? nullStream : tty ? ctx.io.stdout : ctx.io.stderr;
   const spinner = createSpinner(tty ? ctx.io.stdout : nullStream);
   const renderer = createEventRenderer({
-    answer: ctx.json ? nullStream : ctx.io.stdout,
+    // A structured answer's text is its JSON: finishAnswer prints it once, whole.
+    answer: ctx.json || structured ? nullStream : ctx.io.stdout,
     trace,
     style: tty ? ctx.style.out : ctx.style.err,
     spinner,

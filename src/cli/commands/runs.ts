@@ -1,4 +1,5 @@
 import type { RunRecord } from '../../agent/durable/store.js';
+import { RunStateError, ToolApprovalError } from '../../agent/errors.js';
 import type { CommandContext, CommandSpec, ParsedArgs } from '../command.js';
 import { CliUsageError } from '../errors.js';
 import { textTable } from '../ui/text-table.js';
@@ -32,7 +33,8 @@ async function requireRun(ctx: CommandContext, args: ParsedArgs, command: string
     const record = await queue.get(id);
     if (record) return { queue, record };
   }
-  throw new CliUsageError(`no run "${id}"; see: svc-agents runs ls`, command);
+  // Not a mistake of the command line (exit code 1): the run is not in this store.
+  throw new RunStateError(`No run "${id}" in this store; see: svc-agents runs ls`);
 }
 
 /** `svc-agents runs ls`: stored runs, newest first. */
@@ -213,10 +215,10 @@ async function decide(ctx: CommandContext, args: ParsedArgs, action: 'approve' |
   const callId = args.positionals[1]!;
   if (!record.interruptions.some((item) => item.toolCallId === callId)) {
     const waiting = record.interruptions.map((item) => item.toolCallId).join(', ') || 'none';
-    throw new CliUsageError(
-      `run "${record.id}" does not wait on call "${callId}"; waiting: ${waiting}`,
-      command,
-    );
+    throw new ToolApprovalError({
+      toolCallId: callId,
+      message: `Run "${record.id}" does not wait on call "${callId}"; waiting: ${waiting}`,
+    });
   }
   if (action === 'approve') await queue.approve(record.id, callId);
   else await queue.reject(record.id, callId, args.values.reason as string | undefined);
