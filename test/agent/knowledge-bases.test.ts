@@ -61,6 +61,7 @@ describe('Agent knowledge bases', () => {
         id: `${store.id}/${file.id}`,
         title: 'office-hours.md',
         fileId: file.id,
+        score: expect.any(Number),
       };
       const sourceEvents = events.filter((event) => event.type === 'source');
       expect(sourceEvents).toEqual([{ type: 'source', toolCallId: expect.any(String), ...source }]);
@@ -106,6 +107,32 @@ describe('Agent knowledge bases', () => {
       const restored = RunState.fromJSON(JSON.stringify(result.state), agent);
       expect(restored.steps[0]?.toolResults[0]?.sources).toEqual(result.sources);
       expect(result.sources).toHaveLength(1);
+    });
+  });
+
+  describe('when the passages name a file only in passing', () => {
+    it('should list as sources only the files the answer drew on, best first, with their scores', async () => {
+      const name = uniqueName('office_docs');
+      const { store, file } = await createOfficeDocs(env.client, name);
+      const other = await env.client.files.upload({
+        file: Buffer.from('Deliveries\n\nParcels for the Porto office arrive on Saturday mornings.'),
+        filename: 'deliveries.md',
+        purpose: 'retrieval-text',
+      });
+      await env.client.files.waitUntilReady(other.id);
+      await env.client.vectorStores.files.create(store.id, { files: [{ file_id: other.id }] });
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash-2603' });
+
+      const result = await agent.run(question, { knowledgeBases: [name] });
+
+      const passages = JSON.parse(result.steps[0]?.toolResults[0]?.content ?? '{}').results[0]
+        .passages as string;
+      // The retrieval named the other file too ("See also deliveries.md."), quoting nothing of it.
+      expect(passages).toContain('deliveries.md');
+      expect(result.sources).toEqual([
+        expect.objectContaining({ title: 'office-hours.md', fileId: file.id, score: expect.any(Number) }),
+      ]);
+      expect(result.sources[0]!.score).toBeGreaterThan(0.5);
     });
   });
 

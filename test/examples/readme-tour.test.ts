@@ -150,11 +150,17 @@ describe('README tour', () => {
       knowledgeBases: ['shop_docs'],
     });
     console.log(answer.text); // ... within 30 days of delivery ... (source: returns-policy.md in shop_docs)
-    for (const source of answer.sources) console.log(`[${source.title}] ${source.fileId}`);
+    for (const source of answer.sources) console.log(`[${source.title}] ${source.fileId} ${source.score}`);
     // #endregion
     expect(answer.text).toMatch(/30 days.*returns-policy\.md/);
     expect(answer.sources).toEqual([
-      { sourceType: 'document', id: `${store.id}/${file.id}`, title: 'returns-policy.md', fileId: file.id },
+      {
+        sourceType: 'document',
+        id: `${store.id}/${file.id}`,
+        title: 'returns-policy.md',
+        fileId: file.id,
+        score: expect.any(Number),
+      },
     ]);
   });
 
