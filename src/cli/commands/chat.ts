@@ -10,7 +10,6 @@ import {
   writeAudioOut,
 } from '../chat/chat-flags.js';
 import { ChatSession, type SendOptions } from '../chat/chat-session.js';
-import { chatInstructions, chatTools } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import { prepareDemo } from '../chat/demo-script.js';
 import { createEventRenderer } from '../chat/render-agent-events.js';
@@ -19,6 +18,7 @@ import { runSlashCommand } from '../chat/slash-commands.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { nullStream } from '../command.js';
 import { connect } from '../connect.js';
+import { createDemoAgent } from '../demo-agent.js';
 import { formatCliError } from '../format-cli-error.js';
 import { createSpinner } from '../ui/spinner.js';
 import { defaultChatModel, resolveInputFile } from './utils.js';
@@ -186,8 +186,8 @@ export const chatCommand: CommandSpec = {
     '  with piped stdin     one prompt per line, answers on stdout, tool activity on stderr',
     '  with empty stdin     a short scripted demo conversation',
     '',
-    'Tools: get_weather (a fixed demo table), calculate (safe arithmetic), get_current_time,',
-    'the knowledge-base tools and the file tools (uploads limited to the current directory).',
+    'Tools (the same demo agent as serve and worker): get_weather (a fixed demo table), calculate (safe arithmetic),',
+    'get_current_time, schedule_reminder, the knowledge-base tools and the file tools (uploads limited to the current directory).',
     'Questions about your documents are answered from your knowledge bases, naming the files used:',
     '  svc-agents kb create office_docs && svc-agents kb add office_docs office-hours.md',
     '  svc-agents chat --kb office_docs "When is the Lisbon office open on Saturday?"',
@@ -207,16 +207,21 @@ export const chatCommand: CommandSpec = {
     const { client, emulated } = await connect(ctx);
     const { model } = flags;
     const knowledgeBases = await chooseKnowledgeBases(client, knowledgeBaseFlags(args.values.kb));
+    const root = ctx.io.cwd;
     const session = new ChatSession({
       client,
       model,
-      tools: chatTools(client, ctx.io.cwd),
-      instructions: chatInstructions,
-      prices,
-      knowledgeBases,
-      channel: flags.channel,
-      modelSettings: flags.modelSettings,
-      output: flags.output,
+      createAgent: (chosen) =>
+        createDemoAgent({
+          client,
+          model: chosen,
+          root,
+          prices,
+          knowledgeBases,
+          channel: flags.channel,
+          modelSettings: flags.modelSettings,
+          output: flags.output,
+        }),
     });
     const prompt = args.positionals.join(' ').trim();
     if (prompt) {
@@ -239,8 +244,7 @@ export const chatCommand: CommandSpec = {
       const demoSession = new ChatSession({
         client,
         model,
-        tools: [...chatTools(client, ctx.io.cwd), ...demo.tools],
-        instructions: chatInstructions,
+        createAgent: (chosen) => createDemoAgent({ client, model: chosen, root, extraTools: demo.tools }),
       });
       await runLines(ctx, demoSession, demo.prompts, true, true);
     }

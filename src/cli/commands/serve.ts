@@ -1,14 +1,13 @@
 import type { Agent } from '../../agent/agent.js';
 import { importUserModule } from '../../transport/import-user-module.js';
 import type { ChatRunner } from '../../web/chat-runner.js';
-import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
+import type { ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { checkAllowedOrigins, startChatServer } from '../../web/serve/start-chat-server.js';
 import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
-import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { demoTools } from '../demo-tools/demo-tools.js';
+import { approvalGatedTools, demoAgentTools, demoServeAgent } from '../demo-agent.js';
 import { CliUsageError } from '../errors.js';
 import { backendOptions, cliConnectTimeoutMs, openRunBackend, type RunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
@@ -108,10 +107,9 @@ export const serveCommand: CommandSpec = {
     }
     const agent = agentPath
       ? await loadAgentModule(agentPath, ctx.io.cwd)
-      : createServeAgent({
+      : demoServeAgent({
           model,
-          tools: demoTools(),
-          instructions: chatInstructions,
+          root: ctx.io.cwd,
           knowledgeBases: await chooseKnowledgeBases(client, knowledgeBaseFlags(args.values.kb)),
           visionModel: defaultVisionModel,
           // The page streams, and a stream carries pcm: the page wraps it in a wav header to play it.
@@ -135,7 +133,7 @@ export const serveCommand: CommandSpec = {
       allowedOrigins,
       ...(backend && { store: backend.store }),
       ...(runner && { runner }),
-      subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model})`}${emulated ? ' on the embedded emulator' : ''}`,
+      subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model}; asks before it runs ${approvalGatedTools(demoAgentTools(client, ctx.io.cwd)).join(', ')})`}${emulated ? ' on the embedded emulator' : ''}`,
     });
     ctx.defer(() => server.close());
     if (ctx.json) ctx.printJson({ url: server.url, emulated });

@@ -3,12 +3,10 @@ import type { RateLimits } from '../../queue/rate-limits.js';
 import { importUserModule } from '../../transport/import-user-module.js';
 import { chatRunObserver } from '../../web/chat-run-observer.js';
 import { DEFAULT_CHAT_AGENT_NAME } from '../../web/queue-chat-runner.js';
-import { createServeAgent } from '../../web/serve/serve-agent.js';
-import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases } from '../chat/choose-knowledge-bases.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { demoTools } from '../demo-tools/demo-tools.js';
+import { createDemoAgent } from '../demo-agent.js';
 import { CliUsageError } from '../errors.js';
 import { backendOptions, cliConnectTimeoutMs, openRunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
@@ -121,12 +119,11 @@ async function loadAgentsModule(ctx: CommandContext, modulePath: string): Promis
 async function demoChatAgents(ctx: CommandContext, modelFlag: unknown): Promise<WorkerAgents> {
   const { client } = await connect(ctx);
   const model = (modelFlag as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
-  const factory = createServeAgent({
+  const agent = createDemoAgent({
+    client,
     model,
-    tools: demoTools(),
-    instructions: chatInstructions,
+    root: ctx.io.cwd,
     knowledgeBases: await chooseKnowledgeBases(client, []),
   });
-  const agent = await factory({ client, sessionId: '', knowledgeBaseId: undefined, vision: false });
   return { agents: { [DEFAULT_CHAT_AGENT_NAME]: agent } };
 }
