@@ -1,4 +1,9 @@
-import { ModelBehaviorError, RuntimeConditionError, UserError } from '../transport/errors.js';
+import {
+  ConfigurationError,
+  ModelBehaviorError,
+  RuntimeConditionError,
+  UserError,
+} from '../transport/errors.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 
@@ -18,19 +23,8 @@ declare module '../transport/errors.js' {
 // ToolApprovalError, RunStateError), the model's (OutputValidationError), and runtime conditions of a run
 // (MaxTurnsExceededError, GuardrailTripwireError, ContextWindowExceededError, RunConflictError).
 
-/** An `Agent` (or run) option breaks a rule; raised before any request. */
-export class AgentOptionsError extends UserError {
-  /** The option concerned, e.g. `maxTurns`. */
-  readonly field: string;
-  /** The rule it breaks. */
-  readonly rule: string;
-
-  constructor(options: { field: string; rule: string }) {
-    super(`${options.field}: ${options.rule}`);
-    this.field = options.field;
-    this.rule = options.rule;
-  }
-}
+/** An `Agent` (or run) option breaks a rule; raised before any request (a `ConfigurationError`). */
+export class AgentOptionsError extends ConfigurationError {}
 
 /** An approval decision about a call the run is not waiting for, or a rejected call (told to the model). */
 export class ToolApprovalError extends UserError {

@@ -7,7 +7,12 @@ export { fairPriority, MAX_TENANT_PRIORITY } from './fair-priority.js';
 export { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 export type { LimitStatsRow } from './limits-backend.js';
 export type { QueueConnection } from './queue-connection.js';
-export { QueueUnavailableError, RunStoppedError, WorkerClosedError } from './queue-errors.js';
+export {
+  QueueUnavailableError,
+  RunStoppedError,
+  RunWaitTimeoutError,
+  WorkerClosedError,
+} from './queue-errors.js';
 export type { Budget, RateLimits } from './rate-limits.js';
 export {
   eventsChannel,

@@ -48,3 +48,22 @@ export class RunStoppedError extends RuntimeConditionError {
     this.reason = reason;
   }
 }
+
+/** `queue.waitUntilFinished` gave up: the run had not ended within `timeoutMs` (it goes on; wait again). */
+export class RunWaitTimeoutError extends RuntimeConditionError {
+  /** Waiting again later may see it end. */
+  readonly transient = true;
+  /** The run waited for. */
+  override readonly runId: string;
+  /** How long was waited. */
+  readonly timeoutMs: number;
+  /** The run's status when the wait gave up. */
+  readonly status: string;
+
+  constructor(options: { runId: string; timeoutMs: number; status: string }) {
+    super(`Run "${options.runId}" did not finish within ${options.timeoutMs} ms (status: ${options.status})`);
+    this.runId = options.runId;
+    this.timeoutMs = options.timeoutMs;
+    this.status = options.status;
+  }
+}

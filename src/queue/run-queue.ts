@@ -7,7 +7,7 @@ import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { defaults } from '../defaults.js';
-import { SvcError } from '../transport/errors.js';
+import { ConfigurationError } from '../transport/errors.js';
 import { createLimitsBackend } from './create-limits-backend.js';
 import { createEventBus, type EventBus, encodeEvent } from './event-bus.js';
 import { fairPriority } from './fair-priority.js';
@@ -21,7 +21,7 @@ import {
   normalizeConnection,
   type QueueConnection,
 } from './queue-connection.js';
-import { QueueUnavailableError, RunStoppedError } from './queue-errors.js';
+import { QueueUnavailableError, RunStoppedError, RunWaitTimeoutError } from './queue-errors.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
@@ -118,7 +118,7 @@ export interface QueueStats {
 
 /** Options of `queue.waitUntilFinished`. */
 export interface WaitUntilFinishedOptions {
-  /** Give up after this many milliseconds (a `SvcError`). @default 60_000 */
+  /** Give up after this many milliseconds (a `RunWaitTimeoutError`). @default 60_000 */
   timeout?: number;
 }
 
@@ -144,7 +144,8 @@ export class RunQueue {
 
   constructor(options: RunQueueOptions) {
     this.#connection = normalizeConnection(options.connection);
-    if (!options.store) throw new SvcError('store: required: the store the workers use');
+    if (!options.store)
+      throw new ConfigurationError({ field: 'store', rule: 'required: the store the workers use' });
     this.#store = options.store;
     this.name = options.name ?? DEFAULT_QUEUE_NAME;
     this.#attempts = options.attempts ?? 3;
@@ -164,7 +165,7 @@ export class RunQueue {
   ): Promise<string> {
     const { tenant } = options;
     if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
-      throw new SvcError('tenant: must be a non-empty string');
+      throw new ConfigurationError({ field: 'tenant', rule: 'must be a non-empty string' });
     }
     // Checked before the run is stored and the backlog counts it: a refused priority leaves no trace.
     if (tenant !== undefined) fairPriority(options.priority, 1);
@@ -220,10 +221,10 @@ export class RunQueue {
     const deadline = Date.now() + timeout;
     for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
       const record = await this.#store.getRun(runId);
-      if (!record) throw new SvcError(`No stored run "${runId}"`);
+      if (!record) throw new RunStateError(`No stored run "${runId}"`);
       if (record.status !== 'running') return record;
       if (Date.now() + wait > deadline) {
-        throw new SvcError(`Run "${runId}" did not finish within ${timeout} ms (status: ${record.status})`);
+        throw new RunWaitTimeoutError({ runId, timeoutMs: timeout, status: record.status });
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
@@ -250,11 +251,17 @@ export class RunQueue {
     options: DecideOptions = {},
   ): Promise<void> {
     if (!Array.isArray(decisions) || decisions.length === 0) {
-      throw new SvcError('decisions: must be a non-empty array of { toolCallId, approved, reason? }');
+      throw new ConfigurationError({
+        field: 'decisions',
+        rule: 'must be a non-empty array of { toolCallId, approved, reason? }',
+      });
     }
     decisions.forEach((decision, index) => {
       if (typeof decision?.toolCallId !== 'string' || typeof decision.approved !== 'boolean') {
-        throw new SvcError(`decisions[${index}]: must be { toolCallId: string, approved: boolean, reason? }`);
+        throw new ConfigurationError({
+          field: `decisions[${index}]`,
+          rule: `must be { toolCallId: string, approved: boolean, reason? }`,
+        });
       }
     });
     let outcome: { record: RunRecord; recorded: boolean } | undefined;
@@ -286,8 +293,10 @@ export class RunQueue {
    * needs a store with shared values (`getValue`/`setValueIf`), as the bundled ones have.
    */
   async stop(runId: string, reason?: string): Promise<RunRecord> {
-    if (typeof runId !== 'string' || runId === '') throw new SvcError('runId: must be a non-empty string');
-    if (reason !== undefined && typeof reason !== 'string') throw new SvcError('reason: must be a string');
+    if (typeof runId !== 'string' || runId === '')
+      throw new ConfigurationError({ field: 'runId', rule: 'must be a non-empty string' });
+    if (reason !== undefined && typeof reason !== 'string')
+      throw new ConfigurationError({ field: 'reason', rule: 'must be a string' });
     // The job's id names the version it was queued at, which the worker's checkpoints have moved past:
     // the run's jobs are found by their data (by the run id, or by the event log id of a continuation).
     const jobs = await this.#bounded(runId, 'stop', async () => {
@@ -326,9 +335,10 @@ export class RunQueue {
     // Held by a worker: the worker ends it.
     if (record.status === 'running' && held) {
       if (!recordable) {
-        throw new SvcError(
-          'store: stopping a running run needs a store with shared values (getValue and setValueIf)',
-        );
+        throw new ConfigurationError({
+          field: 'store',
+          rule: 'stopping a running run needs a store with shared values (getValue and setValueIf)',
+        });
       }
       return (await this.#store.getRun(storedId)) ?? record;
     }

@@ -39,11 +39,14 @@ export function resolveStoreOptions(options: StoreOptions): ResolvedStoreOptions
   for (const name of ['commandTimeoutMs', 'connectTimeoutMs', 'retentionMs'] as const) {
     const value = options[name];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-      throw new ConfigurationError(name, `must be a positive number of milliseconds, got ${String(value)}`);
+      throw new ConfigurationError({
+        field: name,
+        rule: `must be a positive number of milliseconds, got ${String(value)}`,
+      });
     }
   }
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
-    throw new ConfigurationError('onWarning', 'must be a function');
+    throw new ConfigurationError({ field: 'onWarning', rule: 'must be a function' });
   }
   return {
     commandTimeoutMs: options.commandTimeoutMs ?? defaultStoreOptions.commandTimeoutMs,

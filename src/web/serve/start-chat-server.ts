@@ -172,10 +172,10 @@ export function checkAllowedOrigins(origins: readonly string[]): string[] {
       // reported below
     }
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
-      throw new ConfigurationError(
-        `allowedOrigins[${index}]`,
-        `"${origin}" must be an origin as browsers send it, e.g. http://localhost:5173 (no path, no trailing /)`,
-      );
+      throw new ConfigurationError({
+        field: `allowedOrigins[${index}]`,
+        rule: `"${origin}" must be an origin as browsers send it, e.g. http://localhost:5173 (no path, no trailing /)`,
+      });
     return origin;
   });
 }

@@ -44,7 +44,7 @@ const requestValidationError = new RequestValidationError({
 
 describe('error families', () => {
   describe.each([
-    ['ConfigurationError', new ConfigurationError('apiKey', 'missing'), 'UserError'],
+    ['ConfigurationError', new ConfigurationError({ field: 'apiKey', rule: 'missing' }), 'UserError'],
     [
       'MissingDependencyError',
       new MissingDependencyError({ packageName: 'ioredis', feature: 'redisStore' }),
