@@ -7,12 +7,12 @@ import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { defaults } from '../defaults.js';
+import { isTransient } from '../stores/is-transient.js';
 import { ConfigurationError } from '../transport/errors.js';
 import { createLimitsBackend } from './create-limits-backend.js';
 import { createEventBus, type EventBus, encodeEvent } from './event-bus.js';
 import { fairPriority } from './fair-priority.js';
 import { followEvents } from './follow-events.js';
-import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
 import {
@@ -489,7 +489,7 @@ export class RunQueue {
     try {
       return await Promise.race([working, timedOut]);
     } catch (error) {
-      if (!QueueUnavailableError.isInstance(error) && !isTransientInfrastructureError(error)) throw error;
+      if (!QueueUnavailableError.isInstance(error) && !isTransient(error)) throw error;
       // A backend whose connection failed may stay failed (BullMQ's PostgreSQL backend keeps its first
       // connection error): the next operation starts with a new one.
       this.#discardBackend();

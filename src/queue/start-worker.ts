@@ -4,10 +4,10 @@ import type { RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { defaults } from '../defaults.js';
+import { isTransient } from '../stores/is-transient.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
-import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { checkReachable, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { RunStoppedError } from './queue-errors.js';
@@ -136,7 +136,7 @@ const CONFLICT_RECHECK_MS = 1_000;
  * Starts a worker: takes queued runs and resumes each from its last checkpoint with the named agent on
  * the worker's store, publishing its events. A run of a killed worker is found by BullMQ's stalled-job
  * check and resumed by another; a 429 delays the run (by Retry-After) without using up its attempts,
- * and so does a store or queue connection failing (`isTransientInfrastructureError`): the run is
+ * and so does a store or queue connection failing (`isTransient`): the run is
  * retried from its checkpoint, never failed for good.
  */
 export async function startWorker(options: StartWorkerOptions): Promise<RunWorker> {
@@ -331,10 +331,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       try {
         if (RunConflictError.isInstance(error)) return await settleConflict(job, token);
       } catch (conflictError) {
-        if (!isTransientInfrastructureError(conflictError)) throw conflictError;
+        if (!isTransient(conflictError)) throw conflictError;
         return await retryTransient(job, token, conflictError);
       }
-      if (isTransientInfrastructureError(error)) return await retryTransient(job, token, error);
+      if (isTransient(error)) return await retryTransient(job, token, error);
       const delay = rateLimitDelay(error, job.attemptsMade);
       if (delay !== undefined) return await delayRun(job, token, delay);
       const retryable = APIError.isInstance(error) && error.isRetryable;

@@ -13,6 +13,7 @@ import { defaults } from '../defaults.js';
 import { loadOptional } from '../transport/load-module.js';
 import { checkPostgresReachable } from './first-connect.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
+import { isTransientSqlState } from './is-transient.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
 import { createPostgresSignals } from './postgres-signals.js';
@@ -45,17 +46,13 @@ interface RunRow {
 // Attempts at an operation that is safe to repeat, when its connection is lost.
 const ATTEMPTS = 3;
 
-// SQLSTATEs of a lost or refused connection (class 08), a terminated backend (57P01-57P03), a statement
-// cancelled by statement_timeout (57014) and too many connections (53300).
-const CONNECTION_SQLSTATE = /^(08...|57P0[123]|57014|53300)$/;
-
 // A pg DatabaseError carries a SQLSTATE `code` and a `severity`: PostgreSQL answered. Anything else the
 // driver throws (reset, refused, "Connection terminated", "Query read timeout", a pool connect timeout)
 // means no answer.
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error) || isProgrammingError(error)) return false;
   const { code, severity } = error as { code?: unknown; severity?: unknown };
-  if (typeof severity === 'string' && typeof code === 'string') return CONNECTION_SQLSTATE.test(code);
+  if (typeof severity === 'string' && typeof code === 'string') return isTransientSqlState(code);
   return true;
 }
 
