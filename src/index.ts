@@ -19,6 +19,7 @@ export type {
 } from './agent/agent-instrumentation.js';
 export type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
+export { type ApprovalDecision, checkApprovalDecisions } from './agent/approval-decision.js';
 export type { CreateChatCompletion } from './agent/call-model.js';
 export type { ContextOverflowEvent } from './agent/context/context-overflow-event.js';
 export type {

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { type ApprovalDecision, checkApprovalDecisions } from '../agent/approval-decision.js';
 import { decideRun } from '../agent/durable/record-decision.js';
 import { createRunRecord } from '../agent/durable/run-with-store.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
@@ -91,15 +92,8 @@ export interface EnqueueOptions {
   eventLogId?: string;
 }
 
-/** One decision of `queue.decide`. */
-export interface QueueDecision {
-  /** The paused call. */
-  toolCallId: string;
-  /** True lets it run; false refuses it (the model is told, with `reason`). */
-  approved: boolean;
-  /** Why it was refused. */
-  reason?: string | undefined;
-}
+/** One decision of `queue.decide`: the library's one `ApprovalDecision`. */
+export type QueueDecision = ApprovalDecision;
 
 /** Options of `queue.decide`. */
 export interface DecideOptions {
@@ -250,20 +244,7 @@ export class RunQueue {
     decisions: readonly QueueDecision[],
     options: DecideOptions = {},
   ): Promise<void> {
-    if (!Array.isArray(decisions) || decisions.length === 0) {
-      throw new ConfigurationError({
-        field: 'decisions',
-        rule: 'must be a non-empty array of { toolCallId, approved, reason? }',
-      });
-    }
-    decisions.forEach((decision, index) => {
-      if (typeof decision?.toolCallId !== 'string' || typeof decision.approved !== 'boolean') {
-        throw new ConfigurationError({
-          field: `decisions[${index}]`,
-          rule: `must be { toolCallId: string, approved: boolean, reason? }`,
-        });
-      }
-    });
+    checkApprovalDecisions(decisions);
     let outcome: { record: RunRecord; recorded: boolean } | undefined;
     let anyRecorded = false;
     for (const { toolCallId, approved, reason } of decisions) {
