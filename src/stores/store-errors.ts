@@ -1,4 +1,4 @@
-import { RuntimeConditionError, UserError } from '../transport/errors.js';
+import { ConfigurationError, RuntimeConditionError } from '../transport/errors.js';
 
 // A connection string in a driver's message keeps its host and drops any user:password.
 function describeCause(cause: unknown): string {
@@ -66,23 +66,19 @@ export class StoredRunInvalidError extends RuntimeConditionError {
 
 /**
  * A store operation was called with a bad argument (the caller's mistake, refused before any network call):
- * names the operation, the field and the rule it breaks.
+ * a `ConfigurationError` naming the field and the rule, and the operation.
  */
-export class StoreInputError extends UserError {
+export class StoreInputError extends ConfigurationError {
   /** Not transient: the same call fails the same way. */
   readonly transient = false;
   /** The operation refused, e.g. `appendRunEvents`. */
   readonly operation: string;
-  /** The argument at fault, e.g. `firstId`. */
-  readonly field: string;
-  /** The rule it breaks. */
-  readonly rule: string;
 
   constructor(options: { operation: string; field: string; rule: string; message?: string }) {
-    super(options.message ?? `${options.operation}: ${options.field} ${options.rule}`);
+    super({ field: options.field, rule: options.rule });
+    // Said with the operation, which a store's caller knows the call by.
+    this.message = options.message ?? `${options.operation}: ${options.field} ${options.rule}`;
     this.operation = options.operation;
-    this.field = options.field;
-    this.rule = options.rule;
   }
 }
 

@@ -50,7 +50,7 @@ describe('error families', () => {
       new MissingDependencyError({ packageName: 'ioredis', feature: 'redisStore' }),
       'UserError',
     ],
-    ['PartInputError', new PartInputError('imagePart', 'bad scheme'), 'UserError'],
+    ['PartInputError', new PartInputError({ field: 'imagePart', rule: 'bad scheme' }), 'UserError'],
     ['ToolDefinitionError', new ToolDefinitionError({ toolName: 'x', rule: 'bad name' }), 'UserError'],
     ['ToolOutputTypeError', new ToolOutputTypeError('function', 'output'), 'UserError'],
     [

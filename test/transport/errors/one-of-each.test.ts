@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { AgentOptionsError } from '../../../src/agent/errors.js';
+import { videoPart } from '../../../src/api/parts/video-part.js';
 import { SvcClient } from '../../../src/api/svc-client.js';
 import { fairPriority } from '../../../src/queue/fair-priority.js';
 import { normalizeConnection } from '../../../src/queue/queue-connection.js';
@@ -62,6 +63,14 @@ describe('error families', () => {
       expect(message).toBe(`${field}: ${rule}`);
     }
     expect(bad.at(-1)).toBeInstanceOf(AgentOptionsError);
+    // The input errors of the parts helpers and of the stores are of the same shape.
+    const part = errorOf(() => videoPart('ftp://example.com/a.mp4'));
+    expect(part).toBeInstanceOf(ConfigurationError);
+    expect(part).toMatchObject({ field: 'videoPart', helper: 'videoPart' });
+    const store = memoryStore();
+    const stored = await store.appendRunEvents('r', -1, []).catch((error: unknown) => error);
+    expect(stored).toBeInstanceOf(ConfigurationError);
+    expect(stored).toMatchObject({ operation: 'appendRunEvents', field: expect.any(String) });
     expect((bad[0] as ConfigurationError).field).toBe('connection');
     const queue = new RunQueue({ connection: 'redis://127.0.0.1:6379', store: memoryStore() });
     await expect(queue.enqueue('a', 'hi', { tenant: '' })).rejects.toMatchObject({ field: 'tenant' });
