@@ -19,6 +19,7 @@ export type {
 } from './agent/agent-instrumentation.js';
 export type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
+export { type ApprovalDecision, checkApprovalDecisions } from './agent/approval-decision.js';
 export type { CreateChatCompletion } from './agent/call-model.js';
 export type { ContextOverflowEvent } from './agent/context/context-overflow-event.js';
 export type {
@@ -228,6 +229,9 @@ export type {
   VoiceListParams,
   VoiceModel,
 } from './api/types/voices.js';
+// Transport
+// The defaults shared by the library, the CLI and the web server (queue name, key prefix, schemas, ports).
+export { defaults, type NamespaceNames, namespaceNames } from './defaults.js';
 // Tools
 export { type FileToolName, type FileToolsOptions, fileTools } from './tools/built-in/file-tools.js';
 export {
@@ -276,7 +280,6 @@ export type {
   ToolParameters,
   Zod3Schema,
 } from './tools/tool-parameters.js';
-// Transport
 export type { ClientOptions } from './transport/client-options.js';
 export {
   APIConnectionError,
@@ -291,6 +294,7 @@ export {
   InvalidResponseError,
   MissingDependencyError,
   ModelBehaviorError,
+  ModuleLoadError,
   NotFoundError,
   PaymentRequiredError,
   RateLimitError,

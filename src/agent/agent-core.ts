@@ -3,6 +3,7 @@ import type { planModelId } from '../api/schemas/model-ids.js';
 import type { SvcClient } from '../api/svc-client.js';
 import type { ChatCompletionCreateParams } from '../api/types/chat.js';
 import type { Channel } from '../api/types/request-options.js';
+import { findKnowledgeBases } from '../tools/built-in/find-knowledge-bases.js';
 import type { ToolSet } from '../tools/tool.js';
 import type { CreateChatCompletion } from './call-model.js';
 import type { ContextManager } from './context/context-manager.js';
@@ -36,6 +37,7 @@ export class AgentCore {
   readonly #schema: z.ZodType | undefined;
   #output: OutputSpec | undefined;
   #contextManager: ContextManager | undefined;
+  #agentKnowledgeBasesFound: Promise<unknown> | undefined;
 
   constructor(options: NormalizedAgentOptions, client: SvcClient, schema: z.ZodType | undefined) {
     this.options = options;
@@ -68,6 +70,30 @@ export class AgentCore {
       model: options.model,
       knowledgeBases: chosen,
     });
+  }
+
+  /**
+   * Makes sure the knowledge bases a run searches exist before its first model request: the run's own,
+   * looked up each run, else the agent's, looked up on its first run only (a failed look-up is tried again).
+   * An unknown one is a `KnowledgeBaseNameError` listing the account's knowledge bases.
+   */
+  async findKnowledgeBases(
+    runKnowledgeBases: readonly string[] | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (runKnowledgeBases !== undefined) {
+      await findKnowledgeBases(this.client, runKnowledgeBases, signal);
+      return;
+    }
+    const own = this.options.knowledgeBases;
+    if (own === undefined) return;
+    this.#agentKnowledgeBasesFound ??= findKnowledgeBases(this.client, own, signal).catch(
+      (error: unknown) => {
+        this.#agentKnowledgeBasesFound = undefined;
+        throw error;
+      },
+    );
+    await this.#agentKnowledgeBasesFound;
   }
 
   /**

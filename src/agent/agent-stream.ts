@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { EventEmitter } from 'eventemitter3';
 import { AsyncQueue } from '../transport/async-queue.js';
-import { SvcError } from '../transport/errors.js';
+import { RuntimeConditionError, UserError } from '../transport/errors.js';
 import { toAgentEventFrame } from './agent-event-json.js';
 import type { AgentEvent, AgentEventMap } from './events.js';
 import type { RunResult } from './run-result.js';
@@ -39,7 +39,7 @@ export class AgentStream<Output = undefined>
   /** The events for the iterator; a consumer that breaks out aborts the run and waits for its end. */
   readonly #events = new AsyncQueue<AgentEvent>({
     onReturn: async () => {
-      this.abort(new SvcError('The consumer stopped iterating the agent stream.'));
+      this.abort(new RuntimeConditionError('The consumer stopped iterating the agent stream.'));
       await this.result.catch(() => undefined);
     },
   });
@@ -116,7 +116,7 @@ export class AgentStream<Output = undefined>
   /** Iterates the run's events in order; can be iterated once. */
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     if (this.#iterated)
-      throw new SvcError('An AgentStream can be iterated only once; use stream.on() for more listeners.');
+      throw new UserError('An AgentStream can be iterated only once; use stream.on() for more listeners.');
     this.#iterated = true;
     return this.#events;
   }

@@ -7,6 +7,7 @@ import { AGENT_CORE, AgentCore } from './agent-core.js';
 import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';
 import { AgentStream } from './agent-stream.js';
 import type { Store } from './durable/store.js';
+import { storedRunIdOf } from './durable/stored-run-ids.js';
 import type { DurableHooks } from './durable/stored-run-writer.js';
 import { AgentOptionsError } from './errors.js';
 import type { AgentEvent } from './events.js';
@@ -150,8 +151,15 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
     // Built before the run is recorded: a schema JSON Schema cannot express fails the call, not the run.
     core.output();
     const { runAgent } = await loadRunAgent();
-    const runId = input instanceof StoredRunRef ? input.runId : (options.runId ?? crypto.randomUUID());
+    // A failed stored run's `error.state` names its run: resuming it continues that record.
+    const givenRunId =
+      input instanceof StoredRunRef
+        ? input.runId
+        : (options.runId ?? (input instanceof RunState ? storedRunIdOf(input) : undefined));
+    const runId = givenRunId ?? crypto.randomUUID();
     const toolSet = core.toolSetFor(options.knowledgeBases);
+    // Before anything is recorded or requested: a knowledge base that does not exist fails the call.
+    await core.findKnowledgeBases(options.knowledgeBases, signal);
     const resumed = input instanceof RunState || input instanceof StoredRunRef;
     // The run's options, unpacked here once; a durable run hands in the state it prepared and its hooks.
     const loop = (state: RunState, durable: DurableHooks | undefined) =>
@@ -184,7 +192,7 @@ export class Agent<TContext = unknown, TOutput = undefined> implements RunStateO
       runId,
       owner: this,
       input: input instanceof StoredRunRef ? undefined : () => toRunState(input),
-      paused: input instanceof RunState && options.runId !== undefined ? input.clone() : undefined,
+      paused: input instanceof RunState && givenRunId !== undefined ? input.clone() : undefined,
       session: options.session,
       fresh: !(input instanceof RunState),
       loop,

@@ -1,24 +1,30 @@
-import { ModelBehaviorError, RuntimeConditionError, UserError } from '../transport/errors.js';
+import {
+  ConfigurationError,
+  ModelBehaviorError,
+  RuntimeConditionError,
+  UserError,
+} from '../transport/errors.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
+
+// Every error a run fails with carries the run's state (and, for a stored run, its id), so a caller
+// resumes it with `agent.run(error.state)`. Declared on `SvcError` from here, the layer that knows runs,
+// so `error.state` is typed wherever an `APIError` or any svc-agents error is caught.
+declare module '../transport/errors.js' {
+  interface SvcError {
+    /** The run's state when a run failed with this error (non-enumerable): `agent.run(error.state)` resumes it. */
+    readonly state?: RunState | undefined;
+    /** The id of the stored run that failed with this error, when the run had a store (non-enumerable). */
+    readonly runId?: string | undefined;
+  }
+}
 
 // The agent layer's errors, in one module. By family: the caller's mistakes (AgentOptionsError,
 // ToolApprovalError, RunStateError), the model's (OutputValidationError), and runtime conditions of a run
 // (MaxTurnsExceededError, GuardrailTripwireError, ContextWindowExceededError, RunConflictError).
 
-/** An `Agent` (or run) option breaks a rule; raised before any request. */
-export class AgentOptionsError extends UserError {
-  /** The option concerned, e.g. `maxTurns`. */
-  readonly field: string;
-  /** The rule it breaks. */
-  readonly rule: string;
-
-  constructor(options: { field: string; rule: string }) {
-    super(`${options.field}: ${options.rule}`);
-    this.field = options.field;
-    this.rule = options.rule;
-  }
-}
+/** An `Agent` (or run) option breaks a rule; raised before any request (a `ConfigurationError`). */
+export class AgentOptionsError extends ConfigurationError {}
 
 /** An approval decision about a call the run is not waiting for, or a rejected call (told to the model). */
 export class ToolApprovalError extends UserError {
@@ -125,7 +131,7 @@ export class ContextWindowExceededError extends RuntimeConditionError {
 /** A stored run changed under us: another process resumed or updated it first (optimistic concurrency). */
 export class RunConflictError extends RuntimeConditionError {
   /** The run concerned. */
-  readonly runId: string;
+  override readonly runId: string;
   /** The version this process expected (`undefined` when creating). */
   readonly expectedVersion: number | undefined;
 
@@ -145,6 +151,20 @@ export class RunConflictError extends RuntimeConditionError {
 export function attachRunState<E>(error: E, state: RunState): E {
   if (typeof error === 'object' && error !== null && Object.isExtensible(error)) {
     defineHidden(error, 'state', state);
+  }
+  return error;
+}
+
+/** Gives a stored run's error a non-enumerable `runId`: resuming its `state` continues that record. */
+export function attachRunId<E>(error: E, runId: string): E {
+  // An error naming a run of its own (a conflict, an unreadable record) keeps it.
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    Object.isExtensible(error) &&
+    !Object.hasOwn(error, 'runId')
+  ) {
+    defineHidden(error, 'runId', runId);
   }
   return error;
 }

@@ -41,6 +41,7 @@ function createRunStateJsonSchema() {
           id: z.string(),
           title: z.string(),
           fileId: z.string(),
+          score: z.number().optional(),
         }),
       )
       .optional(),

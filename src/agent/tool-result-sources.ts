@@ -17,13 +17,23 @@ export function toolResultSources(toolSet: ToolSet, outcome: ToolCallOutcome): D
   }
 }
 
-/** Every source of a run's steps, in order, each id once (`result.sources`). */
+/**
+ * Every source of a run's steps, each id once with its best score, best first (`result.sources`); when the
+ * answer names some of them (by file name), only those: the answer drew on them.
+ */
 export function collectSources(steps: readonly AgentStep[]): DocumentSource[] {
   const byId = new Map<string, DocumentSource>();
   for (const step of steps) {
     for (const result of step.toolResults) {
-      for (const source of result.sources ?? []) if (!byId.has(source.id)) byId.set(source.id, source);
+      for (const source of result.sources ?? []) {
+        const seen = byId.get(source.id);
+        if (!seen || (source.score ?? 0) > (seen.score ?? 0)) byId.set(source.id, source);
+      }
     }
   }
-  return [...byId.values()];
+  // Stable: sources without a score keep the order they came in.
+  const ranked = [...byId.values()].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+  const answer = steps.at(-1)?.text ?? '';
+  const named = ranked.filter((source) => answer.includes(source.title));
+  return named.length > 0 ? named : ranked;
 }

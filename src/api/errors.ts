@@ -1,4 +1,4 @@
-import { BadRequestError, RuntimeConditionError, UserError } from '../transport/errors.js';
+import { BadRequestError, ConfigurationError, RuntimeConditionError } from '../transport/errors.js';
 import type { FileObject } from './types/files.js';
 
 // The API layer's errors, in the families of `transport/errors.ts`.
@@ -62,14 +62,14 @@ export class RequestValidationError extends BadRequestError {
   }
 }
 
-/** A message-part helper got input it cannot turn into a part the service accepts (format, scheme, file). */
-export class PartInputError extends UserError {
-  /** Which helper refused the input, e.g. `imagePart`. */
-  readonly helper: string;
-
-  constructor(helper: string, message: string, options?: { cause?: unknown }) {
-    super(`${helper}: ${message}`, options);
-    this.helper = helper;
+/**
+ * A message-part helper got input it cannot turn into a part the service accepts (format, scheme, file):
+ * bad input, so a `ConfigurationError` whose `field` is the helper, e.g. `imagePart`.
+ */
+export class PartInputError extends ConfigurationError {
+  /** Which helper refused the input, e.g. `imagePart` (the same as `field`). */
+  get helper(): string {
+    return this.field;
   }
 }
 

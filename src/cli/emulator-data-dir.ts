@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaults } from '../defaults.js';
 
 /** Environment variable naming the folder where the CLI's embedded emulator keeps its state. */
 export const DATA_DIR_ENV = 'SVC_AGENTS_EMULATOR_DIR';
@@ -23,7 +24,7 @@ export function emulatorDataDir(
   if (platform === 'win32') cache = env.LOCALAPPDATA || join(home, 'AppData', 'Local');
   else if (platform === 'darwin') cache = join(home, 'Library', 'Caches');
   else cache = env.XDG_CACHE_HOME || join(home, '.cache');
-  return join(cache, 'svc-agents', 'emulator');
+  return join(cache, ...defaults.emulatorDataFolder.split('/'));
 }
 
 /** True when the environment asks for an empty emulator. */

@@ -8,6 +8,7 @@
  * for await (const event of run) if (event.type === 'text-delta') output.textContent += event.text;
  */
 import type { AgentEventJson } from '../agent/agent-event-json.js';
+import type { ApprovalDecision } from '../agent/approval-decision.js';
 import { parseSse } from './parse-sse.js';
 
 export type { AgentEventJson, SerializedError } from '../agent/agent-event-json.js';
@@ -31,12 +32,8 @@ export interface ChatClientOptions {
   retryMs?: number;
 }
 
-/** A human's decision about a call the run waits for. */
-export interface ClientApprovalDecision {
-  toolCallId: string;
-  approved: boolean;
-  reason?: string;
-}
+/** A human's decision about a call the run waits for: the library's one `ApprovalDecision`. */
+export type ClientApprovalDecision = ApprovalDecision;
 
 /** One run as the client follows it: iterate it once for its events. */
 export interface ChatRun extends AsyncIterable<AgentEventJson> {

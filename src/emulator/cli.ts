@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { defaults } from '../defaults.js';
 import { startEmulator } from './start-emulator.js';
 import type { Emulator } from './types.js';
 
@@ -15,7 +16,7 @@ export async function runEmulatorCli(
   const { values } = parseArgs({
     args: argv,
     options: {
-      port: { type: 'string', default: '8787' },
+      port: { type: 'string', default: String(defaults.emulatorPort) },
       host: { type: 'string', default: '127.0.0.1' },
       'api-key': { type: 'string' },
       'data-dir': { type: 'string' },

@@ -1,19 +1,18 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ToolDefinitionError } from '../tools/errors.js';
 import type { Tool } from '../tools/tool.js';
+import { importUserModule } from '../transport/import-user-module.js';
 
 /**
  * The function tools a user's module exports (`--tools ./module.ts`): its default export and every named
- * export that is a tool or an array of tools. A `.ts` module needs a TypeScript-aware runner (tsx).
+ * export that is a tool or an array of tools. A `.ts` module is loaded as `importUserModule` loads it (through tsx).
  */
 export async function loadToolModule(specifier: string, cwd: string): Promise<Tool[]> {
-  const url = pathToFileURL(path.resolve(cwd, specifier)).href;
   let module: Record<string, unknown>;
   try {
-    module = (await import(url)) as Record<string, unknown>;
+    module = await importUserModule(specifier, { cwd, feature: '--tools' });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason =
+      error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     throw new ToolDefinitionError({
       toolName: specifier,
       rule: `--tools module could not be loaded (${reason})`,

@@ -1,4 +1,4 @@
-import { SvcError } from '../transport/errors.js';
+import { ConfigurationError } from '../transport/errors.js';
 
 /** Runs of one tenant ranked apart; deeper backlogs share the last rank (FIFO among them). */
 const RANKS = 1024;
@@ -16,9 +16,10 @@ export const MAX_TENANT_PRIORITY = 2_097_152 / RANKS;
 export function fairPriority(priority: number | undefined, backlog: number): number {
   const level = priority ?? 1;
   if (!Number.isInteger(level) || level < 1 || level > MAX_TENANT_PRIORITY) {
-    throw new SvcError(
-      `priority: must be an integer from 1 to ${MAX_TENANT_PRIORITY} for a run with a tenant, got ${String(priority)}`,
-    );
+    throw new ConfigurationError({
+      field: 'priority',
+      rule: `must be an integer from 1 to ${MAX_TENANT_PRIORITY} for a run with a tenant, got ${String(priority)}`,
+    });
   }
   return (level - 1) * RANKS + Math.min(Math.max(1, backlog), RANKS);
 }

@@ -2,13 +2,16 @@
  * Durable runs spread over worker processes (`svc-agents/queue`), on BullMQ 6 with Redis or PostgreSQL.
  * bullmq, ioredis and pg are optional peer dependencies, loaded when a queue or worker is first used.
  */
+
+export { isTransient, isTransientInfrastructureError } from '../stores/is-transient.js';
+export { BackendUnreachableError } from '../stores/store-errors.js';
 export { fairPriority, MAX_TENANT_PRIORITY } from './fair-priority.js';
-export { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 export type { LimitStatsRow } from './limits-backend.js';
 export type { QueueConnection } from './queue-connection.js';
 export {
   QueueUnavailableError,
   RunStoppedError,
+  RunWaitTimeoutError,
   StoreRewoundError,
   WorkerClockSkewError,
   WorkerClosedError,

@@ -1,4 +1,5 @@
 import type { Job, Queue, Worker } from 'bullmq';
+import { defaults } from '../defaults.js';
 import { loadOptional } from '../transport/load-module.js';
 import type { NormalizedConnection } from './queue-connection.js';
 
@@ -51,11 +52,11 @@ export async function loadBullBackend(connection: NormalizedConnection): Promise
       // BullMQ's workers block on Redis: it wants no per-request retry limit.
       options: {
         connection: { ...connection.options, maxRetriesPerRequest: null },
-        prefix: 'svc-agents',
+        prefix: defaults.bullPrefix,
       },
       producerOptions: {
         connection: { ...connection.options, maxRetriesPerRequest: 1 },
-        prefix: 'svc-agents',
+        prefix: defaults.bullPrefix,
       },
     };
   }

@@ -1,6 +1,8 @@
 import type { RedisOptions } from 'ioredis';
 import type { PoolConfig } from 'pg';
-import { SvcError } from '../transport/errors.js';
+import { defaults } from '../defaults.js';
+import { checkPostgresReachable, checkRedisReachable } from '../stores/first-connect.js';
+import { ConfigurationError } from '../transport/errors.js';
 
 /**
  * Where the queue lives: a Redis URL or ioredis options (BullMQ's Redis backend), or
@@ -14,12 +16,15 @@ export type NormalizedConnection =
   | { kind: 'postgres'; config: PoolConfig; schema: string };
 
 /** Default BullMQ schema of the PostgreSQL backend (a namespace of its own, beside the store's). */
-const DEFAULT_QUEUE_SCHEMA = 'svc_agents_queue';
+const DEFAULT_QUEUE_SCHEMA = defaults.postgresQueueSchema;
 
 /** Reads a `QueueConnection`, naming the field when it is wrong. */
 export function normalizeConnection(connection: QueueConnection | undefined): NormalizedConnection {
   if (connection === undefined) {
-    throw new SvcError('connection: required: a Redis URL, ioredis options or { postgres: url }');
+    throw new ConfigurationError({
+      field: 'connection',
+      rule: 'required: a Redis URL, ioredis options or { postgres: url }',
+    });
   }
   if (typeof connection === 'string') return { kind: 'redis', options: parseRedisUrl(connection) };
   if ('postgres' in connection) {
@@ -35,10 +40,16 @@ function parseRedisUrl(text: string): RedisOptions {
   try {
     url = new URL(text);
   } catch {
-    throw new SvcError(`connection: "${text.replace(/\/\/[^@]*@/, '//***@')}" is not a URL`);
+    throw new ConfigurationError({
+      field: `connection`,
+      rule: `"${text.replace(/\/\/[^@]*@/, '//***@')}" is not a URL`,
+    });
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new SvcError('connection: a string must be a redis:// URL; use { postgres: url } for PostgreSQL');
+    throw new ConfigurationError({
+      field: 'connection',
+      rule: 'a string must be a redis:// URL; use { postgres: url } for PostgreSQL',
+    });
   }
   const options: RedisOptions = { host: url.hostname || '127.0.0.1', port: Number(url.port || 6379) };
   if (url.username) options.username = decodeURIComponent(url.username);
@@ -47,4 +58,14 @@ function parseRedisUrl(text: string): RedisOptions {
   if (db) options.db = Number(db);
   if (url.protocol === 'rediss:') options.tls = {};
   return options;
+}
+
+/**
+ * Connects once to the queue's backend, for at most `timeoutMs`: a `BackendUnreachableError` naming the
+ * address and the cause when it cannot, instead of BullMQ's reconnecting forever before its first success.
+ */
+export function checkReachable(connection: NormalizedConnection, timeoutMs: number): Promise<void> {
+  return connection.kind === 'redis'
+    ? checkRedisReachable(connection.options, timeoutMs)
+    : checkPostgresReachable(connection.config, timeoutMs);
 }

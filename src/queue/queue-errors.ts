@@ -8,13 +8,13 @@ export class QueueUnavailableError extends RuntimeConditionError {
   /** A connection problem: trying again later may succeed. */
   readonly transient = true;
   /** The run that was being queued. */
-  readonly runId: string;
+  override readonly runId: string;
 
   constructor(options: { runId: string; operation: string; timeoutMs?: number; cause?: unknown }) {
     const why =
       options.timeoutMs !== undefined
         ? `the queue did not answer within ${options.timeoutMs} ms`
-        : 'the queue is unreachable';
+        : `the queue is unreachable${options.cause instanceof Error ? ` (${options.cause.message})` : ''}`;
     super(
       `Could not ${options.operation} run "${options.runId}": ${why}; its record is stored, enqueue it again with the same runId`,
       { cause: options.cause },
@@ -83,7 +83,7 @@ export class StoreRewoundError extends RuntimeConditionError {
   /** Not a connection problem: the lost writes do not come back. */
   readonly transient = false;
   /** The run. */
-  readonly runId: string;
+  override readonly runId: string;
   /** The version the store holds now. */
   readonly version: number;
   /** The highest version the worker had written. */
@@ -96,5 +96,24 @@ export class StoreRewoundError extends RuntimeConditionError {
     this.runId = options.runId;
     this.version = options.version;
     this.highest = options.highest;
+  }
+}
+
+/** `queue.waitUntilFinished` gave up: the run had not ended within `timeoutMs` (it goes on; wait again). */
+export class RunWaitTimeoutError extends RuntimeConditionError {
+  /** Waiting again later may see it end. */
+  readonly transient = true;
+  /** The run waited for. */
+  override readonly runId: string;
+  /** How long was waited. */
+  readonly timeoutMs: number;
+  /** The run's status when the wait gave up. */
+  readonly status: string;
+
+  constructor(options: { runId: string; timeoutMs: number; status: string }) {
+    super(`Run "${options.runId}" did not finish within ${options.timeoutMs} ms (status: ${options.status})`);
+    this.runId = options.runId;
+    this.timeoutMs = options.timeoutMs;
+    this.status = options.status;
   }
 }

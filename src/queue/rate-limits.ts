@@ -1,4 +1,4 @@
-import { SvcError } from '../transport/errors.js';
+import { ConfigurationError } from '../transport/errors.js';
 
 /** Requests and tokens one budget admits per window. */
 export interface Budget {
@@ -50,10 +50,16 @@ export interface NormalizedRateLimits {
 export function normalizeRateLimits(limits: RateLimits): NormalizedRateLimits {
   const { models = {}, account, windowMs = 60_000, burst = 0.05 } = limits;
   if (!Number.isFinite(windowMs) || windowMs <= 0) {
-    throw new SvcError(`limits.windowMs: must be a positive number of milliseconds, got ${String(windowMs)}`);
+    throw new ConfigurationError({
+      field: `limits.windowMs`,
+      rule: `must be a positive number of milliseconds, got ${String(windowMs)}`,
+    });
   }
   if (!Number.isFinite(burst) || burst <= 0 || burst > 1) {
-    throw new SvcError(`limits.burst: must be a share above 0 and at most 1, got ${String(burst)}`);
+    throw new ConfigurationError({
+      field: `limits.burst`,
+      rule: `must be a share above 0 and at most 1, got ${String(burst)}`,
+    });
   }
   for (const [model, budget] of Object.entries(models)) checkBudget(budget, `limits.models["${model}"]`);
   if (account !== undefined) checkBudget(account, 'limits.account');
@@ -85,11 +91,14 @@ function bucketSpec(key: string, { requests, tokens }: Budget, limits: Normalize
 
 function checkBudget(budget: Budget, where: string): void {
   if (typeof budget !== 'object' || budget === null)
-    throw new SvcError(`${where}: must be { requests?, tokens? }`);
+    throw new ConfigurationError({ field: `${where}`, rule: `must be { requests?, tokens? }` });
   for (const key of ['requests', 'tokens'] as const) {
     const value = budget[key];
     if (value !== undefined && (!Number.isFinite(value) || value <= 0)) {
-      throw new SvcError(`${where}.${key}: must be a positive number per window, got ${String(value)}`);
+      throw new ConfigurationError({
+        field: `${where}.${key}`,
+        rule: `must be a positive number per window, got ${String(value)}`,
+      });
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Job, Queue } from 'bullmq';
+import { type ApprovalDecision, checkApprovalDecisions } from '../agent/approval-decision.js';
 import { decideRun } from '../agent/durable/record-decision.js';
 import { createRunRecord } from '../agent/durable/run-with-store.js';
 import type { ListRunsOptions, RunRecord, Store } from '../agent/durable/store.js';
@@ -6,22 +7,28 @@ import { RunConflictError, RunStateError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { RunState } from '../agent/run-state.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { SvcError } from '../transport/errors.js';
+import { defaults } from '../defaults.js';
+import { isTransient } from '../stores/is-transient.js';
+import { ConfigurationError } from '../transport/errors.js';
 import { createLimitsBackend } from './create-limits-backend.js';
 import { createEventBus, type EventBus, encodeEvent } from './event-bus.js';
 import { fairPriority } from './fair-priority.js';
 import { followEvents } from './follow-events.js';
-import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
-import { type NormalizedConnection, normalizeConnection, type QueueConnection } from './queue-connection.js';
-import { QueueUnavailableError, RunStoppedError } from './queue-errors.js';
+import {
+  checkReachable,
+  type NormalizedConnection,
+  normalizeConnection,
+  type QueueConnection,
+} from './queue-connection.js';
+import { QueueUnavailableError, RunStoppedError, RunWaitTimeoutError } from './queue-errors.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { readRunJobMeta, saveRunJobMeta } from './run-job-meta.js';
 import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
-/** The queue name used when none is given. */
-export const DEFAULT_QUEUE_NAME = 'svc-agents-runs';
+/** The queue name used when none is given (`defaults.queueName`). */
+export const DEFAULT_QUEUE_NAME = defaults.queueName;
 
 /** Options of `new RunQueue(...)`. */
 export interface RunQueueOptions {
@@ -38,6 +45,11 @@ export interface RunQueueOptions {
    * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again). @default 10_000
    */
   enqueueTimeoutMs?: number;
+  /**
+   * How long the queue's first connection to its backend may take: past it the operation fails with a
+   * `QueueUnavailableError` whose cause, a `BackendUnreachableError`, names the address. @default 10_000
+   */
+  connectTimeoutMs?: number;
 }
 
 /** Options of `queue.requeueStranded`. */
@@ -85,15 +97,8 @@ export interface EnqueueOptions {
   eventLogId?: string;
 }
 
-/** One decision of `queue.decide`. */
-export interface QueueDecision {
-  /** The paused call. */
-  toolCallId: string;
-  /** True lets it run; false refuses it (the model is told, with `reason`). */
-  approved: boolean;
-  /** Why it was refused. */
-  reason?: string | undefined;
-}
+/** One decision of `queue.decide`: the library's one `ApprovalDecision`. */
+export type QueueDecision = ApprovalDecision;
 
 /** Options of `queue.decide`. */
 export interface DecideOptions {
@@ -112,7 +117,7 @@ export interface QueueStats {
 
 /** Options of `queue.waitUntilFinished`. */
 export interface WaitUntilFinishedOptions {
-  /** Give up after this many milliseconds (a `SvcError`). @default 60_000 */
+  /** Give up after this many milliseconds (a `RunWaitTimeoutError`). @default 60_000 */
   timeout?: number;
 }
 
@@ -130,17 +135,21 @@ export class RunQueue {
   readonly #connection: NormalizedConnection;
   readonly #attempts: number;
   readonly #enqueueTimeoutMs: number;
+  readonly #connectTimeoutMs: number;
+  #connected = false;
   #backend: Promise<{ backend: BullBackend; queue: Queue<RunJobData> }> | undefined;
   #bus: EventBus | undefined;
   #limits: LimitsBackend | undefined;
 
   constructor(options: RunQueueOptions) {
     this.#connection = normalizeConnection(options.connection);
-    if (!options.store) throw new SvcError('store: required: the store the workers use');
+    if (!options.store)
+      throw new ConfigurationError({ field: 'store', rule: 'required: the store the workers use' });
     this.#store = options.store;
     this.name = options.name ?? DEFAULT_QUEUE_NAME;
     this.#attempts = options.attempts ?? 3;
     this.#enqueueTimeoutMs = options.enqueueTimeoutMs ?? 10_000;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
   }
 
   /**
@@ -155,7 +164,7 @@ export class RunQueue {
   ): Promise<string> {
     const { tenant } = options;
     if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
-      throw new SvcError('tenant: must be a non-empty string');
+      throw new ConfigurationError({ field: 'tenant', rule: 'must be a non-empty string' });
     }
     // Checked before the run is stored and the backlog counts it: a refused priority leaves no trace.
     if (tenant !== undefined) fairPriority(options.priority, 1);
@@ -214,10 +223,10 @@ export class RunQueue {
     const deadline = Date.now() + timeout;
     for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
       const record = await this.#store.getRun(runId);
-      if (!record) throw new SvcError(`No stored run "${runId}"`);
+      if (!record) throw new RunStateError(`No stored run "${runId}"`);
       if (record.status !== 'running') return record;
       if (Date.now() + wait > deadline) {
-        throw new SvcError(`Run "${runId}" did not finish within ${timeout} ms (status: ${record.status})`);
+        throw new RunWaitTimeoutError({ runId, timeoutMs: timeout, status: record.status });
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
@@ -243,14 +252,7 @@ export class RunQueue {
     decisions: readonly QueueDecision[],
     options: DecideOptions = {},
   ): Promise<void> {
-    if (!Array.isArray(decisions) || decisions.length === 0) {
-      throw new SvcError('decisions: must be a non-empty array of { toolCallId, approved, reason? }');
-    }
-    decisions.forEach((decision, index) => {
-      if (typeof decision?.toolCallId !== 'string' || typeof decision.approved !== 'boolean') {
-        throw new SvcError(`decisions[${index}]: must be { toolCallId: string, approved: boolean, reason? }`);
-      }
-    });
+    checkApprovalDecisions(decisions);
     let outcome: { record: RunRecord; recorded: boolean } | undefined;
     let anyRecorded = false;
     for (const { toolCallId, approved, reason } of decisions) {
@@ -282,8 +284,10 @@ export class RunQueue {
    * needs a store with shared values (`getValue`/`setValueIf`), as the bundled ones have.
    */
   async stop(runId: string, reason?: string): Promise<RunRecord> {
-    if (typeof runId !== 'string' || runId === '') throw new SvcError('runId: must be a non-empty string');
-    if (reason !== undefined && typeof reason !== 'string') throw new SvcError('reason: must be a string');
+    if (typeof runId !== 'string' || runId === '')
+      throw new ConfigurationError({ field: 'runId', rule: 'must be a non-empty string' });
+    if (reason !== undefined && typeof reason !== 'string')
+      throw new ConfigurationError({ field: 'reason', rule: 'must be a string' });
     const direct = await this.#store.getRun(runId);
     if (direct && (direct.status === 'completed' || direct.status === 'failed')) return direct;
     const jobs = await this.#bounded(runId, 'stop', () =>
@@ -321,9 +325,10 @@ export class RunQueue {
     // Held by a worker: the worker ends it.
     if (record.status === 'running' && held) {
       if (!recordable) {
-        throw new SvcError(
-          'store: stopping a running run needs a store with shared values (getValue and setValueIf)',
-        );
+        throw new ConfigurationError({
+          field: 'store',
+          rule: 'stopping a running run needs a store with shared values (getValue and setValueIf)',
+        });
       }
       return (await this.#store.getRun(storedId)) ?? record;
     }
@@ -507,7 +512,7 @@ export class RunQueue {
     try {
       return await Promise.race([working, timedOut]);
     } catch (error) {
-      if (!QueueUnavailableError.isInstance(error) && !isTransientInfrastructureError(error)) throw error;
+      if (!QueueUnavailableError.isInstance(error) && !isTransient(error)) throw error;
       // A backend whose connection failed may stay failed (BullMQ's PostgreSQL backend keeps its first
       // connection error): the next operation starts with a new one.
       this.#discardBackend();
@@ -525,7 +530,10 @@ export class RunQueue {
   }
 
   #open() {
-    this.#backend ??= loadBullBackend(this.#connection).then((backend) => {
+    this.#backend ??= loadBullBackend(this.#connection).then(async (backend) => {
+      // Bounded once: before its first success BullMQ would retry a dead address silently.
+      if (!this.#connected) await checkReachable(this.#connection, this.#connectTimeoutMs);
+      this.#connected = true;
       const queue = new backend.Queue(this.name, backend.producerOptions);
       // Connection errors reach the callers of the failed operations; unlistened they would crash.
       queue.on('error', () => undefined);

@@ -3,13 +3,14 @@ import type { Agent } from '../agent/agent.js';
 import type { RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
+import { defaults } from '../defaults.js';
+import { isTransient } from '../stores/is-transient.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
 import { checkWorkerClock, repairStalledCheck } from './check-worker-clock.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
-import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
-import { normalizeConnection, type QueueConnection } from './queue-connection.js';
+import { checkReachable, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { RunStoppedError, StoreRewoundError } from './queue-errors.js';
 import type { RateLimits } from './rate-limits.js';
 import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
@@ -31,6 +32,12 @@ export interface StartWorkerOptions {
   concurrency?: number;
   /** Queue name, as the `RunQueue`'s. @default 'svc-agents-runs' */
   name?: string;
+  /**
+   * How long the first connection to the queue's backend may take: past it `startWorker` rejects with a
+   * `BackendUnreachableError` naming the address and the cause. Later losses are retried as before.
+   * @default 10_000
+   */
+  connectTimeoutMs?: number;
   /** On SIGTERM/SIGINT: stop taking runs, finish the current ones (up to `shutdownTimeoutMs`), exit. @default true */
   handleSignals?: boolean;
   /** How long SIGTERM waits for current runs; the rest resume elsewhere from their checkpoints. @default 30_000 */
@@ -125,7 +132,7 @@ export interface RunWorker {
  * Starts a worker: takes queued runs and resumes each from its last checkpoint with the named agent on
  * the worker's store, publishing its events. A run of a killed worker is found by BullMQ's stalled-job
  * check and resumed by another; a 429 delays the run (by Retry-After) without using up its attempts,
- * and so does a store or queue connection failing (`isTransientInfrastructureError`): the run is
+ * and so does a store or queue connection failing (`isTransient`): the run is
  * retried from its checkpoint, never failed for good.
  */
 export async function startWorker(options: StartWorkerOptions): Promise<RunWorker> {
@@ -137,6 +144,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     await checkWorkerClock(connection.config, Math.floor(lockMs / 6), options.onError ?? (() => undefined));
   }
   const name = options.name ?? DEFAULT_QUEUE_NAME;
+  await checkReachable(connection, options.connectTimeoutMs ?? defaults.connectTimeoutMs);
   const bus = createEventBus(connection, name);
   const store = deferFailures(options.store);
   const onError = options.onError ?? (() => undefined);
@@ -190,7 +198,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       () => true,
       (failure: unknown) => {
         onError(failure);
-        return !isTransientInfrastructureError(failure);
+        return !isTransient(failure);
       },
     );
 
@@ -366,10 +374,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       try {
         if (RunConflictError.isInstance(error)) return await settleConflict(job, token, log);
       } catch (conflictError) {
-        if (!isTransientInfrastructureError(conflictError)) throw conflictError;
+        if (!isTransient(conflictError)) throw conflictError;
         return await retryTransient(job, token, conflictError);
       }
-      if (isTransientInfrastructureError(error)) return await retryTransient(job, token, error);
+      if (isTransient(error)) return await retryTransient(job, token, error);
       const delay = rateLimitDelay(error, job.attemptsMade);
       if (delay !== undefined) return await delayRun(job, token, delay);
       const retryable = APIError.isInstance(error) && error.isRetryable;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunRecord, Store, WriteRunOptions } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
-import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
+import { isTransient } from '../stores/is-transient.js';
 import { WorkerClosedError } from './queue-errors.js';
 
 /**
@@ -131,7 +131,7 @@ export async function markFailed(
       }
       return true;
     } catch (failure) {
-      if (attempt >= attempts || !isTransientInfrastructureError(failure)) throw failure;
+      if (attempt >= attempts || !isTransient(failure)) throw failure;
       onError?.(failure);
       await sleep(backoffMs * 2 ** (attempt - 1));
     }

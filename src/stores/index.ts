@@ -25,10 +25,12 @@ export type {
 export { RunConflictError } from '../agent/errors.js';
 export { type FileStoreOptions, fileStore } from './file-store.js';
 export type { GuardedStore } from './guard-store.js';
+export { isTransient } from './is-transient.js';
 export { defaultMemoryStoreOptions, type MemoryStoreOptions, memoryStore } from './memory-store.js';
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.js';
 export { type RedisStoreOptions, redisStore } from './redis-store.js';
 export {
+  BackendUnreachableError,
   RunEventGapError,
   SignalTooLargeError,
   StoreClosedError,

@@ -53,7 +53,7 @@ function resolveBounds(options: MemoryStoreOptions) {
     const value = options[name];
     if (value === undefined) continue;
     if (!(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) {
-      throw new ConfigurationError(name, `must be a positive integer, got ${String(value)}`);
+      throw new ConfigurationError({ field: name, rule: `must be a positive integer, got ${String(value)}` });
     }
     bounds[name] = value as never;
   }

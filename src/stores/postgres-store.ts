@@ -9,8 +9,11 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { defaults } from '../defaults.js';
 import { loadOptional } from '../transport/load-module.js';
+import { checkPostgresReachable } from './first-connect.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
+import { isTransientSqlState } from './is-transient.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
 import { createPostgresSignals } from './postgres-signals.js';
@@ -43,17 +46,13 @@ interface RunRow {
 // Attempts at an operation that is safe to repeat, when its connection is lost.
 const ATTEMPTS = 3;
 
-// SQLSTATEs of a lost or refused connection (class 08), a terminated backend (57P01-57P03), a statement
-// cancelled by statement_timeout (57014) and too many connections (53300).
-const CONNECTION_SQLSTATE = /^(08...|57P0[123]|57014|53300)$/;
-
 // A pg DatabaseError carries a SQLSTATE `code` and a `severity`: PostgreSQL answered. Anything else the
 // driver throws (reset, refused, "Connection terminated", "Query read timeout", a pool connect timeout)
 // means no answer.
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error) || isProgrammingError(error)) return false;
   const { code, severity } = error as { code?: unknown; severity?: unknown };
-  if (typeof severity === 'string' && typeof code === 'string') return CONNECTION_SQLSTATE.test(code);
+  if (typeof severity === 'string' && typeof code === 'string') return isTransientSqlState(code);
   return true;
 }
 
@@ -69,8 +68,8 @@ const RUN_COLUMNS = 'id, record, version, created_at, updated_at, write_id';
  * needs room for it: `max` of at least 2).
  */
 export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore {
-  const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
-  const schemaName = options.schema ?? 'svc_agents';
+  const { commandTimeoutMs, connectTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
+  const schemaName = options.schema ?? defaults.postgresSchema;
   const schema = quoteIdentifier(schemaName);
   const table = `${schemaName}.runs`;
   const ownsPool = options.pool === undefined;
@@ -97,7 +96,17 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     made.on('error', warnConnection);
     return made;
   };
+  let everConnected = false;
   const migrated = async (): Promise<Pool> => {
+    // Bounded once: a store that never connected gives up within connectTimeoutMs, naming the address.
+    if (ownsPool && !everConnected) {
+      const config = {
+        ...options.config,
+        ...(options.connectionString && { connectionString: options.connectionString }),
+      };
+      await checkPostgresReachable(config, connectTimeoutMs);
+    }
+    everConnected = true;
     created ??= await createPool();
     const client = await created.connect();
     try {

@@ -11,8 +11,10 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { defaults } from '../defaults.js';
 import { loadOptional } from '../transport/load-module.js';
 import { evalScript } from './eval-script.js';
+import { redisAddress, waitForRedis } from './first-connect.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
 import { createRedisSharedState } from './redis-shared-state.js';
@@ -54,12 +56,13 @@ function isConnectionError(error: unknown): boolean {
  * store opens on the first `onSignal` (a duplicate of your `client` when you gave one) and closes on `close()`.
  */
 export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
-  const { commandTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
-  const prefix = options.prefix ?? 'svc-agents:';
+  const { commandTimeoutMs, connectTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
+  const prefix = options.prefix ?? defaults.redisPrefix;
   let clientPromise: Promise<Redis> | undefined;
   let opened: Redis | undefined;
   const ownsClient = options.client === undefined;
   let warnedAboutConnection = false;
+  let everReady = false;
   const connect = async (): Promise<Redis> => {
     let redis = options.client;
     if (!redis) {
@@ -77,6 +80,10 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
         warnedAboutConnection = true;
         onWarning(`redisStore: connection error, reconnecting (${error.message})`);
       });
+      // Bounded once: a store that never connected gives up, naming the address, and the next operation
+      // starts a new client.
+      if (!everReady) await waitForRedis(redis, redisAddress(redis.options), connectTimeoutMs);
+      everReady = true;
     }
     await migrate(redis);
     return redis;

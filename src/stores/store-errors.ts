@@ -1,4 +1,4 @@
-import { RuntimeConditionError, UserError } from '../transport/errors.js';
+import { ConfigurationError, RuntimeConditionError } from '../transport/errors.js';
 
 // A connection string in a driver's message keeps its host and drops any user:password.
 function describeCause(cause: unknown): string {
@@ -76,7 +76,7 @@ export class StoreClosedError extends RuntimeConditionError {
 /** A stored run cannot be read: truncated JSON, a missing field, a Redis hash without `version`. */
 export class StoredRunInvalidError extends RuntimeConditionError {
   /** The run id. */
-  readonly runId: string;
+  override readonly runId: string;
   /** Where it is stored: a Redis key, a file path, a PostgreSQL table. */
   readonly key: string;
   /** What is wrong with it. */
@@ -92,23 +92,19 @@ export class StoredRunInvalidError extends RuntimeConditionError {
 
 /**
  * A store operation was called with a bad argument (the caller's mistake, refused before any network call):
- * names the operation, the field and the rule it breaks.
+ * a `ConfigurationError` naming the field and the rule, and the operation.
  */
-export class StoreInputError extends UserError {
+export class StoreInputError extends ConfigurationError {
   /** Not transient: the same call fails the same way. */
   readonly transient = false;
   /** The operation refused, e.g. `appendRunEvents`. */
   readonly operation: string;
-  /** The argument at fault, e.g. `firstId`. */
-  readonly field: string;
-  /** The rule it breaks. */
-  readonly rule: string;
 
   constructor(options: { operation: string; field: string; rule: string; message?: string }) {
-    super(options.message ?? `${options.operation}: ${options.field} ${options.rule}`);
+    super({ field: options.field, rule: options.rule });
+    // Said with the operation, which a store's caller knows the call by.
+    this.message = options.message ?? `${options.operation}: ${options.field} ${options.rule}`;
     this.operation = options.operation;
-    this.field = options.field;
-    this.rule = options.rule;
   }
 }
 
@@ -118,7 +114,7 @@ export class StoreInputError extends UserError {
  */
 export class RunEventGapError extends StoreInputError {
   /** The run whose log was appended to. */
-  readonly runId: string;
+  override readonly runId: string;
   /** The id the append started at. */
   readonly firstId: number;
   /** The next free id of the stored log (its length). */
@@ -158,4 +154,53 @@ export class SignalTooLargeError extends StoreInputError {
     this.bytes = options.bytes;
     this.limit = options.limit;
   }
+}
+
+/**
+ * Redis or PostgreSQL could not be reached on the first connection within `connectTimeoutMs`: the
+ * address and the cause (refused, timed out, host not found, refused login) are in the message. Transient:
+ * once it is up, the next operation connects again. After a first success, a lost connection is retried
+ * as before and reported by the operation that meets it.
+ */
+export class BackendUnreachableError extends RuntimeConditionError {
+  /** Trying again later may succeed. */
+  readonly transient = true;
+  /** `Redis` or `PostgreSQL`. */
+  readonly backend: 'Redis' | 'PostgreSQL';
+  /** `host:port` (PostgreSQL: `host:port/database`), without credentials. */
+  readonly address: string;
+  /** How long the first connection was tried. */
+  readonly timeoutMs: number;
+
+  constructor(options: {
+    backend: 'Redis' | 'PostgreSQL';
+    address: string;
+    timeoutMs: number;
+    cause: unknown;
+  }) {
+    super(
+      `${options.backend} at ${options.address} is unreachable: ${describeFailure(options.cause)} (tried for ${options.timeoutMs} ms)`,
+      { cause: options.cause },
+    );
+    this.backend = options.backend;
+    this.address = options.address;
+    this.timeoutMs = options.timeoutMs;
+  }
+}
+
+// "connection refused (ECONNREFUSED)": the cause in words first, then the driver's code or message.
+function describeFailure(cause: unknown): string {
+  if (cause === undefined) return 'no answer (timed out)';
+  const code = (cause as { code?: unknown }).code;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ETIMEDOUT: 'connection timed out',
+    ENOTFOUND: 'host not found',
+    EHOSTUNREACH: 'host unreachable',
+    ECONNRESET: 'connection reset',
+  };
+  if (typeof code === 'string' && words[code]) return `${words[code]} (${code})`;
+  if (/timeout|timed out/i.test(message)) return `connection timed out (${message})`;
+  return describeCause(cause);
 }

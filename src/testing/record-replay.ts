@@ -55,17 +55,17 @@ export async function recordReplay({
   normalize,
 }: RecordReplayOptions): Promise<Recording> {
   if (!/^[\w.-]+$/.test(name))
-    throw new ConfigurationError(
-      'name',
-      `${JSON.stringify(name)} must be a file name (letters, digits, . _ -)`,
-    );
+    throw new ConfigurationError({
+      field: 'name',
+      rule: `${JSON.stringify(name)} must be a file name (letters, digits, . _ -)`,
+    });
   const path = join(dir, `${name}.json`);
   const existing = mode === 'record' ? undefined : await readCassette(path);
   if (mode === 'replay' && existing === undefined)
-    throw new ConfigurationError(
-      'mode',
-      `replay, but there is no cassette at ${path}; record it with SVC_RECORD_MODE=record`,
-    );
+    throw new ConfigurationError({
+      field: 'mode',
+      rule: `replay, but there is no cassette at ${path}; record it with SVC_RECORD_MODE=record`,
+    });
   const replaying = existing !== undefined;
   const recorded: Interaction[] = [];
   const upstream = replaying ? undefined : new Agent();
@@ -93,5 +93,8 @@ function modeFromEnvironment(): RecordMode {
   const value = process.env.SVC_RECORD_MODE;
   if (value === undefined || value === '') return 'auto';
   if (value === 'record' || value === 'replay' || value === 'auto') return value;
-  throw new ConfigurationError('SVC_RECORD_MODE', `${JSON.stringify(value)} must be record, replay or auto`);
+  throw new ConfigurationError({
+    field: 'SVC_RECORD_MODE',
+    rule: `${JSON.stringify(value)} must be record, replay or auto`,
+  });
 }

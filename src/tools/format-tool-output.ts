@@ -1,4 +1,5 @@
 import { ToolOutputTypeError } from './errors.js';
+import { truncationMarker } from './model-texts.js';
 
 /** Default cap on a tool message, in characters (agent `maxToolOutputChars`, tool `maxOutputChars`). */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
@@ -75,7 +76,7 @@ export function truncateToolOutput(text: string, maxChars: number): string {
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   const cut = text.length - end;
-  return `${text.slice(0, end)}\n[truncated: ${cut.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters cut; ask for a narrower result]`;
+  return `${text.slice(0, end)}\n${truncationMarker(cut, text.length, 'characters')}`;
 }
 
 /** A JSON-ready copy of `value`; `ancestors` holds the objects on the path (cycles are named, not followed). */

@@ -72,3 +72,17 @@ export function guardrailRepairMessage(guardrail: string, reason: string | undef
     content: `Your answer did not pass the ${guardrail} check${why}. Answer again, fixing that.`,
   };
 }
+
+/**
+ * The marker after a tool result cut short, worded the same wherever it is cut: a tool's output over its
+ * `maxOutputChars`, `read_file_content` over its limit, a result too big for the context window.
+ */
+export function truncationMarker(
+  removed: number,
+  total: number,
+  unit: 'characters' | 'tokens',
+  advice = 'ask for a narrower result',
+): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  return `[truncated: ${count(removed)} of ${count(total)} ${unit} cut; ${advice}]`;
+}

@@ -1,5 +1,5 @@
 import { formatIssuePath } from '../api/schemas/format-issue-path.js';
-import { SvcError } from '../transport/errors.js';
+import { UserError } from '../transport/errors.js';
 import { loadZod } from '../transport/load-module.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from './format-tool-output.js';
 import { TOOL_CALL_STATUSES, type ToolCallOutcome } from './tool.js';
@@ -117,7 +117,7 @@ export class ToolCallLedger {
       try {
         data = JSON.parse(json);
       } catch (error) {
-        throw new SvcError('Invalid tool-call ledger: not JSON', { cause: error });
+        throw new UserError('Invalid tool-call ledger: not JSON', { cause: error });
       }
     }
     ledgerSchema ??= createLedgerSchema();
@@ -125,7 +125,7 @@ export class ToolCallLedger {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = formatIssuePath(issue?.path ?? [], '(root)');
-      throw new SvcError(`Invalid tool-call ledger: ${where}: ${issue?.message ?? 'unknown shape'}`);
+      throw new UserError(`Invalid tool-call ledger: ${where}: ${issue?.message ?? 'unknown shape'}`);
     }
     const ledger = new ToolCallLedger();
     for (const entry of parsed.data.entries) {

@@ -75,6 +75,8 @@ export interface DocumentSource {
   title: string;
   /** Id of the uploaded file. */
   fileId: string;
+  /** How well the document answers the query, 0-1, when the tool measures it (`search_knowledge_base` does). */
+  score?: number;
 }
 
 /** A tool run by the service itself (web search, knowledge-base retrieval); sent, never executed locally. */

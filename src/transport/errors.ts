@@ -73,14 +73,26 @@ export class ModelBehaviorError extends SvcError {}
  */
 export class RuntimeConditionError extends SvcError {}
 
-/** A client option is missing or invalid (e.g. no API key); thrown at construction, before any request. */
+/**
+ * Bad input: an option or argument is missing or breaks a rule (no API key, a queue name that is not a
+ * string), raised before any request. The one shape of the caller's input mistakes: `{ field, rule }`, the
+ * message `<field>: <rule>`; `AgentOptionsError` is one.
+ */
 export class ConfigurationError extends UserError {
-  /** The option at fault, e.g. `apiKey`. */
-  readonly option: string;
+  /** The option or argument at fault, e.g. `apiKey` or `decisions[0]`. */
+  readonly field: string;
+  /** The rule it breaks, e.g. `must be a positive integer, got 0`. */
+  readonly rule: string;
 
-  constructor(option: string, message: string) {
-    super(`${option}: ${message}`);
-    this.option = option;
+  constructor(options: { field: string; rule: string; cause?: unknown }) {
+    super(`${options.field}: ${options.rule}`, { cause: options.cause });
+    this.field = options.field;
+    this.rule = options.rule;
+  }
+
+  /** The option at fault: the same as `field` (its name before `field` existed). */
+  get option(): string {
+    return this.field;
   }
 }
 

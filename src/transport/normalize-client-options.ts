@@ -22,22 +22,22 @@ export function normalizeClientOptions(
   } = options;
 
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
-    throw new ConfigurationError(
-      'apiKey',
-      'missing: pass `apiKey` to the client or set the SVC_API_KEY environment variable',
-    );
+    throw new ConfigurationError({
+      field: 'apiKey',
+      rule: 'missing: pass `apiKey` to the client or set the SVC_API_KEY environment variable',
+    });
   }
   if (typeof baseURL !== 'string' || baseURL.trim() === '') {
-    throw new ConfigurationError(
-      'baseURL',
-      'missing: pass `baseURL` (the service root, e.g. https://api.example.com) or set the SVC_BASE_URL environment variable',
-    );
+    throw new ConfigurationError({
+      field: 'baseURL',
+      rule: 'missing: pass `baseURL` (the service root, e.g. https://api.example.com) or set the SVC_BASE_URL environment variable',
+    });
   }
   if (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout)) {
-    throw new ConfigurationError('timeout', 'must be a positive number of milliseconds');
+    throw new ConfigurationError({ field: 'timeout', rule: 'must be a positive number of milliseconds' });
   }
   if (typeof maxRetries !== 'number' || !Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw new ConfigurationError('maxRetries', 'must be an integer >= 0');
+    throw new ConfigurationError({ field: 'maxRetries', rule: 'must be an integer >= 0' });
   }
 
   if (
@@ -46,14 +46,17 @@ export function normalizeClientOptions(
       !Number.isInteger(maxStreamEventBytes) ||
       maxStreamEventBytes < 1)
   ) {
-    throw new ConfigurationError('maxStreamEventBytes', 'must be a positive integer number of bytes');
+    throw new ConfigurationError({
+      field: 'maxStreamEventBytes',
+      rule: 'must be a positive integer number of bytes',
+    });
   }
 
   if (
     secrets !== undefined &&
     (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))
   ) {
-    throw new ConfigurationError('secrets', 'must be an array of strings');
+    throw new ConfigurationError({ field: 'secrets', rule: 'must be an array of strings' });
   }
 
   let normalizedBaseURL: string;
@@ -62,7 +65,7 @@ export function normalizeClientOptions(
   } catch (error) {
     // A key pasted into the wrong field must not end up quoted in the message.
     if (error instanceof ConfigurationError && error.message.includes(apiKey.trim())) {
-      throw new ConfigurationError('baseURL', 'must be an absolute http(s) URL');
+      throw new ConfigurationError({ field: 'baseURL', rule: 'must be an absolute http(s) URL' });
     }
     throw error;
   }
@@ -85,13 +88,16 @@ export function normalizeBaseURL(baseURL: string): string {
   try {
     url = new URL(baseURL.trim());
   } catch {
-    throw new ConfigurationError('baseURL', `must be an absolute http(s) URL, got "${baseURL}"`);
+    throw new ConfigurationError({
+      field: 'baseURL',
+      rule: `must be an absolute http(s) URL, got "${baseURL}"`,
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigurationError('baseURL', `must use http or https, got "${url.protocol}"`);
+    throw new ConfigurationError({ field: 'baseURL', rule: `must use http or https, got "${url.protocol}"` });
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new ConfigurationError('baseURL', 'must not contain a query string or fragment');
+    throw new ConfigurationError({ field: 'baseURL', rule: 'must not contain a query string or fragment' });
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${url.origin}${path}`;

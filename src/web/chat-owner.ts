@@ -52,10 +52,10 @@ export function ownerOfVerdict(verdict: unknown): { owner: ChatOwner | undefined
     throw new ChatRequestError({ status: 401, message: 'authorization: this request is not allowed' });
   const userId = (verdict as { userId?: unknown }).userId;
   if (typeof userId !== 'string' || userId === '') {
-    throw new ConfigurationError(
-      'authorize',
-      'must answer true, false, a Response or { userId: non-empty string }',
-    );
+    throw new ConfigurationError({
+      field: 'authorize',
+      rule: 'must answer true, false, a Response or { userId: non-empty string }',
+    });
   }
   return { owner: { userId } };
 }

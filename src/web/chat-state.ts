@@ -1,5 +1,5 @@
 import type { RunEventLogStore, SharedValueStore, SignalStore, Store } from '../agent/durable/store.js';
-import { SvcError } from '../transport/errors.js';
+import { ConfigurationError } from '../transport/errors.js';
 
 /** A store with what a chat on several servers shares: the run event log and compare-and-set values. */
 export type ChatStateStore = Store & RunEventLogStore & SharedValueStore & Partial<SignalStore>;
@@ -57,9 +57,10 @@ export function requireChatStateStore(store: Store): ChatStateStore {
     (method) => typeof store[method] !== 'function',
   );
   if (missing.length > 0) {
-    throw new SvcError(
-      `store: a chat handler needs a store with a run event log and shared values; this one lacks ${missing.join(', ')}`,
-    );
+    throw new ConfigurationError({
+      field: 'store',
+      rule: `a chat handler needs a store with a run event log and shared values; this one lacks ${missing.join(', ')}`,
+    });
   }
   return store as ChatStateStore;
 }

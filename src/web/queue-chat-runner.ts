@@ -2,7 +2,7 @@ import type { Store } from '../agent/durable/store.js';
 import { RunStateError } from '../agent/errors.js';
 import type { RunQueue } from '../queue/run-queue.js';
 import { isStoppedRecord } from '../queue/run-stop.js';
-import { SvcError } from '../transport/errors.js';
+import { ConfigurationError } from '../transport/errors.js';
 import { endChatRun, settleWorkerChatRun } from './chat-run-observer.js';
 import type { ChatRunner } from './chat-runner.js';
 import { type ChatRunInfo, chatKeys, readJsonValue, requireChatStateStore } from './chat-state.js';
@@ -50,10 +50,13 @@ export function queueChatRunner(options: QueueChatRunnerOptions): ChatRunner {
     keepEndedRunsMs = 300_000,
   } = options;
   if (!queue || typeof queue.enqueue !== 'function') {
-    throw new SvcError('queue: required: the RunQueue the workers take runs from');
+    throw new ConfigurationError({
+      field: 'queue',
+      rule: 'required: the RunQueue the workers take runs from',
+    });
   }
   if (typeof agentName !== 'string' || agentName === '') {
-    throw new SvcError('agentName: must be a non-empty string');
+    throw new ConfigurationError({ field: 'agentName', rule: 'must be a non-empty string' });
   }
   const store = requireChatStateStore(options.store);
   // Turns enqueued from this process whose outcome is not known yet: their leases are renewed here while

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { RunState } from '../../src/agent/run-state.js';
 import type { SvcClient } from '../../src/api/svc-client.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { KnowledgeBaseNameError } from '../../src/tools/errors.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();
@@ -60,6 +61,7 @@ describe('Agent knowledge bases', () => {
         id: `${store.id}/${file.id}`,
         title: 'office-hours.md',
         fileId: file.id,
+        score: expect.any(Number),
       };
       const sourceEvents = events.filter((event) => event.type === 'source');
       expect(sourceEvents).toEqual([{ type: 'source', toolCallId: expect.any(String), ...source }]);
@@ -108,6 +110,32 @@ describe('Agent knowledge bases', () => {
     });
   });
 
+  describe('when the passages name a file only in passing', () => {
+    it('should list as sources only the files the answer drew on, best first, with their scores', async () => {
+      const name = uniqueName('office_docs');
+      const { store, file } = await createOfficeDocs(env.client, name);
+      const other = await env.client.files.upload({
+        file: Buffer.from('Deliveries\n\nParcels for the Porto office arrive on Saturday mornings.'),
+        filename: 'deliveries.md',
+        purpose: 'retrieval-text',
+      });
+      await env.client.files.waitUntilReady(other.id);
+      await env.client.vectorStores.files.create(store.id, { files: [{ file_id: other.id }] });
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash-2603' });
+
+      const result = await agent.run(question, { knowledgeBases: [name] });
+
+      const passages = JSON.parse(result.steps[0]?.toolResults[0]?.content ?? '{}').results[0]
+        .passages as string;
+      // The retrieval named the other file too ("See also deliveries.md."), quoting nothing of it.
+      expect(passages).toContain('deliveries.md');
+      expect(result.sources).toEqual([
+        expect.objectContaining({ title: 'office-hours.md', fileId: file.id, score: expect.any(Number) }),
+      ]);
+      expect(result.sources[0]!.score).toBeGreaterThan(0.5);
+    });
+  });
+
   describe('when the agent chooses them', () => {
     it('should add the search tool beside its own tools', async () => {
       const office = uniqueName('office_docs');
@@ -123,6 +151,36 @@ describe('Agent knowledge bases', () => {
       const tools = chatRequests(env.emu)[0]?.tools as Array<{ function: { name: string } }> | undefined;
       const names = tools?.map((tool) => tool.function.name);
       expect(names).toEqual(['echo', 'search_knowledge_base']);
+    });
+  });
+
+  describe('when a chosen knowledge base does not exist', () => {
+    it('should refuse a run option naming it before the first model request, listing the ones that exist', async () => {
+      const office = uniqueName('office_docs');
+      await createOfficeDocs(env.client, office);
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash-2603' });
+
+      const error = await agent
+        .run(question, { knowledgeBases: ['nope'] })
+        .catch((caught: unknown) => caught);
+
+      expect(error).toBeInstanceOf(KnowledgeBaseNameError);
+      expect(error).toMatchObject({ problem: 'not-found', knowledgeBase: 'nope' });
+      expect((error as Error).message).toContain(office);
+      expect(chatRequests(env.emu)).toHaveLength(0);
+    });
+
+    it('should refuse an agent option naming it before the first model request, on every run', async () => {
+      const office = uniqueName('office_docs');
+      await createOfficeDocs(env.client, office);
+      const agent = new Agent({ client: env.client, model: 'svc-3.5-flash-2603', knowledgeBases: ['nope'] });
+
+      for (let run = 0; run < 2; run++) {
+        const error = await agent.run(question).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(KnowledgeBaseNameError);
+        expect((error as Error).message).toContain(office);
+      }
+      expect(chatRequests(env.emu)).toHaveLength(0);
     });
   });
 

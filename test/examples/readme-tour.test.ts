@@ -150,11 +150,17 @@ describe('README tour', () => {
       knowledgeBases: ['shop_docs'],
     });
     console.log(answer.text); // ... within 30 days of delivery ... (source: returns-policy.md in shop_docs)
-    for (const source of answer.sources) console.log(`[${source.title}] ${source.fileId}`);
+    for (const source of answer.sources) console.log(`[${source.title}] ${source.fileId} ${source.score}`);
     // #endregion
     expect(answer.text).toMatch(/30 days.*returns-policy\.md/);
     expect(answer.sources).toEqual([
-      { sourceType: 'document', id: `${store.id}/${file.id}`, title: 'returns-policy.md', fileId: file.id },
+      {
+        sourceType: 'document',
+        id: `${store.id}/${file.id}`,
+        title: 'returns-policy.md',
+        fileId: file.id,
+        score: expect.any(Number),
+      },
     ]);
   });
 
@@ -185,7 +191,7 @@ describe('README tour', () => {
         // 408, 409, 429 and 5xx. Not: a bad request, a wrong key (even reported mid-stream), your abort.
         if (!(error instanceof APIError) || !error.isRetryable || attempt === 3) throw error;
         // error.state holds every message and tool result so far: resuming never runs a finished tool twice.
-        input = (error as { state?: RunState }).state ?? input;
+        input = error.state ?? input;
         console.warn(`attempt ${attempt} failed (${error.message}); resuming`);
       }
     }

@@ -1,4 +1,5 @@
 import type { ToolMessage } from '../../api/types/chat.js';
+import { truncationMarker } from '../../tools/model-texts.js';
 import { MESSAGE_FRAMING_TOKENS } from './local-tokens.js';
 
 type Tokenizer = typeof import('gpt-tokenizer');
@@ -17,7 +18,7 @@ export interface CutToolResult {
 export function cutToolResult(message: ToolMessage, maxTokens: number, tokenizer: Tokenizer): CutToolResult {
   const tokens = tokenizer.encode(message.content);
   const marker = (removed: number) =>
-    `\n[... svc-agents cut this tool result: ${removed} of ${tokens.length} tokens removed to fit the context window]`;
+    `\n${truncationMarker(removed, tokens.length, 'tokens', 'svc-agents cut it to fit the context window')}`;
   const room = maxTokens - MESSAGE_FRAMING_TOKENS - tokenizer.countTokens(marker(tokens.length));
   const keep = Math.max(0, Math.min(tokens.length, room));
   const content = tokenizer.decode(tokens.slice(0, keep)) + marker(tokens.length - keep);

@@ -1,11 +1,12 @@
+import type { ApprovalDecision } from '../approval-decision.js';
 import { RunConflictError, RunStateError, ToolApprovalError } from '../errors.js';
 import type { ToolApprovalItem } from '../run-result.js';
 import { type PendingToolCall, RunState } from '../run-state.js';
 import type { RunStateJson } from '../run-state-schema.js';
 import type { RunRecord, RunStore } from './store.js';
 
-/** A human's decision on a call waiting for approval. */
-export type ApprovalDecision = { approved: true } | { approved: false; reason?: string | undefined };
+/** A decision on the call `toolCallId` names separately: the library's one `ApprovalDecision` without it. */
+type Decision = Pick<ApprovalDecision, 'approved' | 'reason'>;
 
 /** What `decideRun` did: the record after the decision, and whether this call wrote it. */
 export interface DecisionOutcome {
@@ -30,7 +31,7 @@ export async function recordDecision(
   store: RunStore,
   runId: string,
   toolCallId: string,
-  decision: ApprovalDecision,
+  decision: Decision,
 ): Promise<RunRecord> {
   return (await decideRun(store, runId, toolCallId, decision)).record;
 }
@@ -45,7 +46,7 @@ export async function decideRun(
   store: RunStore,
   runId: string,
   toolCallId: string,
-  decision: ApprovalDecision,
+  decision: Decision,
 ): Promise<DecisionOutcome> {
   for (let attempt = 0; ; attempt++) {
     const record = await store.getRun(runId);
@@ -81,7 +82,7 @@ export async function decideRun(
 }
 
 // Whether the stored state already has `decision` on `toolCallId` (in the run or a paused sub-run).
-function holdsDecision(state: RunState, toolCallId: string, decision: ApprovalDecision): boolean {
+function holdsDecision(state: RunState, toolCallId: string, decision: Decision): boolean {
   const call = findCall(state.pendingToolCalls, toolCallId);
   if (!call) return false;
   if (decision.approved) return call.approval === 'approved';

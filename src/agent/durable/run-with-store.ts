@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { buildRunResult } from '../build-run-result.js';
-import { RunConflictError, RunStateError } from '../errors.js';
+import { attachRunId, attachRunState, RunConflictError, RunStateError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
 import { RunState, type RunStateOwner } from '../run-state.js';
 import { readRunState } from './read-run-state.js';
 import type { RunRecord, Store } from './store.js';
+import { rememberStoredRun } from './stored-run-ids.js';
 import { type DurableHooks, StoredRunWriter } from './stored-run-writer.js';
 
 // How an agent runs with a store: a new run is recorded before it starts, a stored run is resumed from
@@ -19,7 +20,7 @@ export interface RunWithStoreOptions {
   owner: RunStateOwner;
   /** Builds the state of a new run; `undefined` resumes the stored run `runId`. */
   input: (() => RunState) | undefined;
-  /** A saved state run under a caller-given `runId`: when the store holds that run paused, its record continues. */
+  /** A saved state run under a caller-given `runId`: when the store holds that run paused or failed, its record continues. */
   paused: RunState | undefined;
   session: string | undefined;
   fresh: boolean;
@@ -144,8 +145,12 @@ async function drive(run: StoredRunWriter, state: RunState, loop: DurableLoop): 
   } catch (error) {
     // A conflict means another process owns the run now: it is theirs to record.
     if (!RunConflictError.isInstance(error)) {
-      const failed = (error as { state?: unknown }).state;
-      await run.fail(failed instanceof RunState ? failed : state, error).catch(() => undefined);
+      const carried = (error as { state?: unknown }).state;
+      const failed = carried instanceof RunState ? carried : state;
+      await run.fail(failed, error).catch(() => undefined);
+      // The error names the record, and its state leads back to it: resuming continues this run.
+      attachRunState(attachRunId(error, run.runId), failed);
+      rememberStoredRun(failed, run.runId);
     }
     throw error;
   }
@@ -171,7 +176,10 @@ interface ContinuePausedRunOptions {
 async function continuePausedRun(options: ContinuePausedRunOptions): Promise<RunResult<unknown> | undefined> {
   const { store, runId, state } = options;
   const record = await store.getRun(runId);
-  if (record?.status !== 'interrupted') return undefined;
+  // A paused run, or a failed one resumed from its error's state (not one an input guardrail stopped).
+  const resumable =
+    record?.status === 'interrupted' || (record?.status === 'failed' && record.inputTripwire === undefined);
+  if (!record || !resumable) return undefined;
   // With the session's history at the head of `state`, the record keeps leaving it out: a checkpoint's
   // size does not grow with the session.
   const withHistory = await putHistoryInFront(store, state, record);

@@ -3,7 +3,7 @@ import {
   APIUserAbortError,
   createAPIError,
   InvalidResponseError,
-  SvcError,
+  UserError,
 } from '../../transport/errors.js';
 import type { SseResponse } from '../../transport/http-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
@@ -104,7 +104,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     foldMore?: (chunk: ChatCompletionChunk, into: T) => void,
   ): AsyncIterator<T> {
     if (this.#started) {
-      throw new SvcError(
+      throw new UserError(
         'ChatCompletionStream can be iterated only once; use finalCompletion() or accumulator.snapshot() for the result.',
       );
     }

@@ -1,4 +1,4 @@
-import { SvcError } from '../../transport/errors.js';
+import { UserError } from '../../transport/errors.js';
 import type { CursorPageQuery, CursorPageResponse } from '../types/lists.js';
 
 /** Fetches one page of a cursor list for the given query. */
@@ -39,7 +39,7 @@ export class CursorPage<T> implements CursorPageResponse<T> {
   /** Fetches the following page (`after = last_id`); throws when there is none. */
   async nextPage(): Promise<CursorPage<T>> {
     if (!this.hasNextPage())
-      throw new SvcError('No next page: check hasNextPage() before calling nextPage().');
+      throw new UserError('No next page: check hasNextPage() before calling nextPage().');
     const { before: _before, ...rest } = this.#query;
     const query: CursorPageQuery = { ...rest, after: this.last_id! };
     return new CursorPage(await this.#fetchPage(query), query, this.#fetchPage);

@@ -14,10 +14,10 @@ export function audioPart(input: string | Uint8Array): AudioPart {
   const bytes = readPartBytes('audioPart', input);
   const format = detectAudioFormat(bytes);
   if (!format) {
-    throw new PartInputError(
-      'audioPart',
-      `unsupported audio format (${describeLeadingBytes(bytes)}); the service accepts mp3 and wav only`,
-    );
+    throw new PartInputError({
+      field: 'audioPart',
+      rule: `unsupported audio format (${describeLeadingBytes(bytes)}); the service accepts mp3 and wav only`,
+    });
   }
   const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
   return { type: 'input_audio', input_audio: { data: `data:audio/${format};base64,${base64}` } };

@@ -27,23 +27,26 @@ export function imagePart(input: string | Uint8Array, { detail }: ImagePartOptio
     url = input;
   } else if (typeof input === 'string' && input.startsWith('data:')) {
     if (!dataUriPattern.test(input)) {
-      throw new PartInputError('imagePart', 'a data URI must be data:image/<jpeg|png|webp|gif>;base64,...');
+      throw new PartInputError({
+        field: 'imagePart',
+        rule: 'a data URI must be data:image/<jpeg|png|webp|gif>;base64,...',
+      });
     }
     url = input;
   } else {
     const bytes = readPartBytes('imagePart', input);
     const format = detectImageFormat(bytes);
     if (!format) {
-      throw new PartInputError(
-        'imagePart',
-        `unsupported image format (${describeLeadingBytes(bytes)}); the service accepts jpeg, png, webp and static gif`,
-      );
+      throw new PartInputError({
+        field: 'imagePart',
+        rule: `unsupported image format (${describeLeadingBytes(bytes)}); the service accepts jpeg, png, webp and static gif`,
+      });
     }
     if (format === 'gif' && isAnimatedGif(bytes)) {
-      throw new PartInputError(
-        'imagePart',
-        'animated GIFs are not accepted; the service takes static GIFs only',
-      );
+      throw new PartInputError({
+        field: 'imagePart',
+        rule: 'animated GIFs are not accepted; the service takes static GIFs only',
+      });
     }
     url = `data:image/${format};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
   }

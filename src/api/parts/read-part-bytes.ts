@@ -8,7 +8,11 @@ export function readPartBytes(helper: string, input: string | Uint8Array): Uint8
     return readFileSync(input);
   } catch (cause) {
     const code = (cause as { code?: string }).code;
-    throw new PartInputError(helper, `cannot read file "${input}"${code ? ` (${code})` : ''}`, { cause });
+    throw new PartInputError({
+      field: helper,
+      rule: `cannot read file "${input}"${code ? ` (${code})` : ''}`,
+      cause,
+    });
   }
 }
 

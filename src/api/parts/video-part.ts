@@ -11,10 +11,10 @@ export type VideoPart = Extract<ContentPart, { type: 'video_url' }>;
  */
 export function videoPart(url: string): VideoPart {
   if (typeof url !== 'string' || !isHttpUrl(url)) {
-    throw new PartInputError(
-      'videoPart',
-      'the video must be an http or https URL (the service fetches it itself)',
-    );
+    throw new PartInputError({
+      field: 'videoPart',
+      rule: 'the video must be an http or https URL (the service fetches it itself)',
+    });
   }
   return { type: 'video_url', video_url: { url } };
 }

@@ -14,8 +14,10 @@ import type { AnyTool } from '../../tools/tool.js';
 export interface ChatSessionOptions {
   client: SvcClient;
   model: string;
-  tools: AnyTool[];
-  instructions: string;
+  /** Builds the session's agent for a model (on start and on each `setModel`); else one from the options below. */
+  createAgent?: ((model: string) => Agent<unknown, unknown>) | undefined;
+  tools?: AnyTool[];
+  instructions?: string;
   /** Prices per model: each turn's `usage.cost` (models without a price get none). */
   prices?: PriceTable | undefined;
   /** Knowledge bases (names or ids) the agent searches with citations; see the agent option. */
@@ -129,11 +131,12 @@ export class ChatSession {
   #createAgent(model: string): Agent<unknown, unknown> {
     const { client, tools, instructions, prices, knowledgeBases, channel, modelSettings, output } =
       this.#options;
+    if (this.#options.createAgent) return this.#options.createAgent(model);
     return new Agent<unknown, unknown>({
       client,
       model,
-      tools,
-      instructions,
+      ...(tools ? { tools } : {}),
+      ...(instructions ? { instructions } : {}),
       ...(prices?.[model] ? { prices } : {}),
       ...(knowledgeBases ? { knowledgeBases } : {}),
       ...(channel ? { channel } : {}),

@@ -62,6 +62,8 @@ export async function runRepl(ctx: CommandContext, session: ChatSession): Promis
     const slash = runSlashCommand(line, session);
     if (slash.kind === 'exit') break;
     if (slash.kind === 'message') stdout.write(`${style.dim(slash.text)}\n`);
+    else if (slash.kind === 'error')
+      stdout.write(`${style.red(formatCliError(slash.error, ctx.io.env).line)}\n`);
     else if (slash.kind === 'retry') await answer((options) => session.retry(options));
     else if (line.trim()) await answer((options) => session.send(line, options));
     rl.prompt();

@@ -14,6 +14,8 @@ export type SlashOutcome =
   | { kind: 'exit' }
   | { kind: 'retry' }
   | { kind: 'message'; text: string }
+  /** The command failed (e.g. `/model` of a model the chat cannot use): the chat goes on without it. */
+  | { kind: 'error'; error: unknown }
   | { kind: 'not-a-command' };
 
 /** Runs a slash command against the session; any other line is `not-a-command`. */
@@ -31,7 +33,11 @@ export function runSlashCommand(line: string, session: ChatSession): SlashOutcom
     case '/model': {
       const id = rest[0];
       if (!id) return { kind: 'message', text: `model: ${session.model}` };
-      session.setModel(id);
+      try {
+        session.setModel(id);
+      } catch (error) {
+        return { kind: 'error', error };
+      }
       return { kind: 'message', text: `model set to ${id}` };
     }
     case '/retry':

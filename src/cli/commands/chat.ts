@@ -10,7 +10,6 @@ import {
   writeAudioOut,
 } from '../chat/chat-flags.js';
 import { ChatSession, type SendOptions } from '../chat/chat-session.js';
-import { chatInstructions, chatTools } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import { prepareDemo } from '../chat/demo-script.js';
 import { createEventRenderer } from '../chat/render-agent-events.js';
@@ -19,6 +18,7 @@ import { runSlashCommand } from '../chat/slash-commands.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { nullStream } from '../command.js';
 import { connect } from '../connect.js';
+import { createDemoAgent } from '../demo-agent.js';
 import { formatCliError } from '../format-cli-error.js';
 import { createSpinner } from '../ui/spinner.js';
 import { defaultChatModel, resolveInputFile } from './utils.js';
@@ -75,9 +75,19 @@ async function runLines(
       continue;
     }
     count++;
+    if (slash.kind === 'error') {
+      // Reported like a failed prompt; the lines after it go on.
+      failed++;
+      const formatted = formatCliError(slash.error, ctx.io.env);
+      stderr.write(
+        ctx.json ? `${JSON.stringify({ prompt: line, ...formatted.json })}\n` : `${formatted.line}\n`,
+      );
+      continue;
+    }
     if (transcript && !ctx.json) stdout.write(`${style.bold('you › ')}${line}\n`);
     const renderer = createEventRenderer({
-      answer: ctx.json ? nullStream : stdout,
+      // With --json-schema the answer's text is the JSON itself: printed once, whole, by finishAnswer.
+      answer: ctx.json || flags?.output ? nullStream : stdout,
       trace: ctx.json ? nullStream : trace,
       style: transcript ? style : ctx.style.err,
       answerPrefix: transcript ? style.bold('assistant › ') : '',
@@ -123,7 +133,7 @@ async function finishAnswer(
   trace: NodeJS.WritableStream,
 ): Promise<string | undefined> {
   if (result.status === 'completed' && flags.output && !ctx.json) {
-    ctx.io.stdout.write(`\n${JSON.stringify(result.output, null, 2)}\n`);
+    ctx.io.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
   }
   if (!flags.audioOut) return undefined;
   const bytes = await writeAudioOut(flags.audioOut, result.audio, flags.model);
@@ -176,8 +186,8 @@ export const chatCommand: CommandSpec = {
     '  with piped stdin     one prompt per line, answers on stdout, tool activity on stderr',
     '  with empty stdin     a short scripted demo conversation',
     '',
-    'Tools: get_weather (a fixed demo table), calculate (safe arithmetic), get_current_time,',
-    'the knowledge-base tools and the file tools (uploads limited to the current directory).',
+    'Tools (the same demo agent as serve and worker): get_weather (a fixed demo table), calculate (safe arithmetic),',
+    'get_current_time, schedule_reminder, the knowledge-base tools and the file tools (uploads limited to the current directory).',
     'Questions about your documents are answered from your knowledge bases, naming the files used:',
     '  svc-agents kb create office_docs && svc-agents kb add office_docs office-hours.md',
     '  svc-agents chat --kb office_docs "When is the Lisbon office open on Saturday?"',
@@ -197,20 +207,25 @@ export const chatCommand: CommandSpec = {
     const { client, emulated } = await connect(ctx);
     const { model } = flags;
     const knowledgeBases = await chooseKnowledgeBases(client, knowledgeBaseFlags(args.values.kb));
+    const root = ctx.io.cwd;
     const session = new ChatSession({
       client,
       model,
-      tools: chatTools(client, ctx.io.cwd),
-      instructions: chatInstructions,
-      prices,
-      knowledgeBases,
-      channel: flags.channel,
-      modelSettings: flags.modelSettings,
-      output: flags.output,
+      createAgent: (chosen) =>
+        createDemoAgent({
+          client,
+          model: chosen,
+          root,
+          prices,
+          knowledgeBases,
+          channel: flags.channel,
+          modelSettings: flags.modelSettings,
+          output: flags.output,
+        }),
     });
     const prompt = args.positionals.join(' ').trim();
     if (prompt) {
-      const result = await runOneShot(ctx, session, prompt, flags.attachments);
+      const result = await runOneShot(ctx, session, prompt, flags.attachments, flags.output !== undefined);
       const trace = ctx.io.stdout.isTTY && !ctx.json ? ctx.io.stdout : ctx.io.stderr;
       const audioFile = await finishAnswer(ctx, flags, result, trace);
       if (ctx.json) ctx.printJson(summary(prompt, result, audioFile));
@@ -229,8 +244,7 @@ export const chatCommand: CommandSpec = {
       const demoSession = new ChatSession({
         client,
         model,
-        tools: [...chatTools(client, ctx.io.cwd), ...demo.tools],
-        instructions: chatInstructions,
+        createAgent: (chosen) => createDemoAgent({ client, model: chosen, root, extraTools: demo.tools }),
       });
       await runLines(ctx, demoSession, demo.prompts, true, true);
     }
@@ -249,12 +263,14 @@ async function runOneShot(
   session: ChatSession,
   prompt: string,
   attachments: readonly ContentPart[],
+  structured: boolean,
 ): Promise<RunResult<unknown>> {
   const tty = Boolean(ctx.io.stdout.isTTY) && !ctx.json;
   const trace = ctx.json ? nullStream : tty ? ctx.io.stdout : ctx.io.stderr;
   const spinner = createSpinner(tty ? ctx.io.stdout : nullStream);
   const renderer = createEventRenderer({
-    answer: ctx.json ? nullStream : ctx.io.stdout,
+    // A structured answer's text is its JSON: finishAnswer prints it once, whole.
+    answer: ctx.json || structured ? nullStream : ctx.io.stdout,
     trace,
     style: tty ? ctx.style.out : ctx.style.err,
     spinner,

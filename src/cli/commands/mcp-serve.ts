@@ -68,7 +68,7 @@ export const mcpServeCommand: CommandSpec = {
     'destructiveHint; tools that need approval in an agent are destructive, left out by --read-only and\n' +
     'refused unless --allow-approval-tools. --http checks Host and Origin (DNS rebinding), closes idle\n' +
     'sessions after 30 minutes, and with --token (or SVC_MCP_TOKEN) requires Authorization: Bearer <token>.\n' +
-    'A .ts --tools module needs a TypeScript-aware node (tsx).',
+    'A .ts --tools module is loaded through tsx, as --agent and --agents are.',
   async run(ctx, args) {
     const { values } = args;
     const port = values.port === undefined ? 3000 : Number(values.port);

@@ -1,29 +1,40 @@
 import type { RunRecord } from '../../agent/durable/store.js';
+import { RunStateError, ToolApprovalError } from '../../agent/errors.js';
 import type { CommandContext, CommandSpec, ParsedArgs } from '../command.js';
 import { CliUsageError } from '../errors.js';
 import { textTable } from '../ui/text-table.js';
-import { backendOptions, openRunBackend } from './run-backend.js';
+import { backendOptions, cliConnectTimeoutMs, openRunBackend, type RunLocation } from './run-backend.js';
 
 const STATUSES = ['running', 'interrupted', 'completed', 'failed'];
 
-async function openQueue(ctx: CommandContext, args: ParsedArgs, command: string) {
-  const backend = await openRunBackend(ctx, args, command);
+async function openQueue(ctx: CommandContext, location: RunLocation) {
   const { RunQueue } = await import('../../queue/run-queue.js');
   const queue = new RunQueue({
-    connection: backend.connection,
-    store: backend.store,
-    name: backend.queueName,
+    connection: location.connection,
+    store: location.store,
+    name: location.queueName,
+    connectTimeoutMs: cliConnectTimeoutMs,
   });
   ctx.defer(() => queue.close());
   return queue;
 }
 
+// The default namespace's queue, then the old default's when its store still holds runs.
+async function openQueues(ctx: CommandContext, args: ParsedArgs, command: string) {
+  const backend = await openRunBackend(ctx, args, command);
+  const queues = [await openQueue(ctx, backend)];
+  if (backend.legacy?.storeHasRuns) queues.push(await openQueue(ctx, backend.legacy.location));
+  return queues;
+}
+
 async function requireRun(ctx: CommandContext, args: ParsedArgs, command: string) {
-  const queue = await openQueue(ctx, args, command);
   const id = args.positionals[0]!;
-  const record = await queue.get(id);
-  if (!record) throw new CliUsageError(`no run "${id}"; see: svc-agents runs ls`, command);
-  return { queue, record };
+  for (const queue of await openQueues(ctx, args, command)) {
+    const record = await queue.get(id);
+    if (record) return { queue, record };
+  }
+  // Not a mistake of the command line (exit code 1): the run is not in this store.
+  throw new RunStateError(`No run "${id}" in this store; see: svc-agents runs ls`);
 }
 
 /** `svc-agents runs ls`: stored runs, newest first. */
@@ -42,9 +53,14 @@ export const runsLsCommand: CommandSpec = {
     if (status !== undefined && !STATUSES.includes(status)) {
       throw new CliUsageError(`--status: one of ${STATUSES.join(', ')}`, 'runs ls');
     }
-    const queue = await openQueue(ctx, args, 'runs ls');
+    const queues = await openQueues(ctx, args, 'runs ls');
     const limit = Number(args.values.limit ?? 50);
-    const runs = await queue.list({ ...(status && { status: status as RunRecord['status'] }), limit });
+    const options = { ...(status && { status: status as RunRecord['status'] }), limit };
+    const lists = await Promise.all(queues.map((queue) => queue.list(options)));
+    const runs = lists
+      .flat()
+      .sort((a, b) => b.updatedAt - a.updatedAt)
+      .slice(0, limit);
     if (ctx.json) ctx.printJson(runs.map(summary));
     else if (runs.length === 0) ctx.io.stdout.write('no runs\n');
     else {
@@ -111,8 +127,8 @@ export const runsStatsCommand: CommandSpec = {
     if (!Number.isFinite(windowMs) || windowMs <= 0) {
       throw new CliUsageError('--window-ms: a positive number of milliseconds', 'runs stats');
     }
-    const queue = await openQueue(ctx, args, 'runs stats');
-    const stats = await queue.stats({ windowMs });
+    const [queue] = await openQueues(ctx, args, 'runs stats');
+    const stats = await queue!.stats({ windowMs });
     if (ctx.json) ctx.printJson(stats);
     else if (stats.rows.length === 0) ctx.io.stdout.write('no model requests in this window\n');
     else {
@@ -181,10 +197,12 @@ export const runsPruneCommand: CommandSpec = {
       }
       olderThanMs = Number(match[1]) * DURATION_UNITS[match[2]!]!;
     }
-    const { store } = await openRunBackend(ctx, args, 'runs prune');
-    const { deleted } = (await store.pruneRuns?.(olderThanMs === undefined ? {} : { olderThanMs })) ?? {
-      deleted: 0,
-    };
+    const backend = await openRunBackend(ctx, args, 'runs prune');
+    const stores = [backend.store, ...(backend.legacy?.storeHasRuns ? [backend.legacy.location.store] : [])];
+    let deleted = 0;
+    for (const store of stores) {
+      deleted += (await store.pruneRuns(olderThanMs === undefined ? {} : { olderThanMs })).deleted;
+    }
     if (ctx.json) ctx.printJson({ deleted });
     else ctx.io.stdout.write(`pruned ${deleted} finished run${deleted === 1 ? '' : 's'}\n`);
     return 0;
@@ -197,10 +215,10 @@ async function decide(ctx: CommandContext, args: ParsedArgs, action: 'approve' |
   const callId = args.positionals[1]!;
   if (!record.interruptions.some((item) => item.toolCallId === callId)) {
     const waiting = record.interruptions.map((item) => item.toolCallId).join(', ') || 'none';
-    throw new CliUsageError(
-      `run "${record.id}" does not wait on call "${callId}"; waiting: ${waiting}`,
-      command,
-    );
+    throw new ToolApprovalError({
+      toolCallId: callId,
+      message: `Run "${record.id}" does not wait on call "${callId}"; waiting: ${waiting}`,
+    });
   }
   if (action === 'approve') await queue.approve(record.id, callId);
   else await queue.reject(record.id, callId, args.values.reason as string | undefined);

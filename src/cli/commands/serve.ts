@@ -1,18 +1,15 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
-import { loadOptional } from '../../transport/load-module.js';
+import { importUserModule } from '../../transport/import-user-module.js';
 import type { ChatRunner } from '../../web/chat-runner.js';
-import { createServeAgent, type ServeAgentFactory } from '../../web/serve/serve-agent.js';
+import type { ServeAgentFactory } from '../../web/serve/serve-agent.js';
 import { checkAllowedOrigins, startChatServer } from '../../web/serve/start-chat-server.js';
 import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
-import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { demoTools } from '../demo-tools/demo-tools.js';
+import { approvalGatedTools, demoAgentTools, demoServeAgent } from '../demo-agent.js';
 import { CliUsageError } from '../errors.js';
-import { backendOptions, openRunBackend, type RunBackend } from './run-backend.js';
+import { backendOptions, cliConnectTimeoutMs, openRunBackend, type RunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 
 /** `svc-agents serve`: the one-page web chat for the demo agent or a user's agent module. */
@@ -109,11 +106,10 @@ export const serveCommand: CommandSpec = {
       throw new CliUsageError('--kb is for the demo agent; your --agent module chooses its own', 'serve');
     }
     const agent = agentPath
-      ? await loadAgentModule(resolve(ctx.io.cwd, agentPath))
-      : createServeAgent({
+      ? await loadAgentModule(agentPath, ctx.io.cwd)
+      : demoServeAgent({
           model,
-          tools: demoTools(),
-          instructions: chatInstructions,
+          root: ctx.io.cwd,
           knowledgeBases: await chooseKnowledgeBases(client, knowledgeBaseFlags(args.values.kb)),
           visionModel: defaultVisionModel,
           // The page streams, and a stream carries pcm: the page wraps it in a wav header to play it.
@@ -137,7 +133,7 @@ export const serveCommand: CommandSpec = {
       allowedOrigins,
       ...(backend && { store: backend.store }),
       ...(runner && { runner }),
-      subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model})`}${emulated ? ' on the embedded emulator' : ''}`,
+      subtitle: `${agentPath ? `agent ${agentPath}` : `demo agent (${model}; asks before it runs ${approvalGatedTools(demoAgentTools(client, ctx.io.cwd)).join(', ')})`}${emulated ? ' on the embedded emulator' : ''}`,
     });
     ctx.defer(() => server.close());
     if (ctx.json) ctx.printJson({ url: server.url, emulated });
@@ -160,26 +156,15 @@ async function queueRunner(ctx: CommandContext, backend: RunBackend): Promise<Ch
     connection: backend.connection,
     store: backend.store,
     name: backend.queueName,
+    connectTimeoutMs: cliConnectTimeoutMs,
   });
   ctx.defer(() => queue.close());
   return queueChatRunner({ queue, store: backend.store });
 }
 
-/** Imports a user's agent module (TypeScript through tsx when Node cannot load it). */
-async function loadAgentModule(path: string): Promise<ServeAgentFactory> {
-  const url = pathToFileURL(path).href;
-  let module: { default?: unknown };
-  try {
-    module = (await import(url)) as { default?: unknown };
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-    const { tsImport } = await loadOptional(
-      'tsx',
-      () => import('tsx/esm/api') as Promise<{ tsImport: (url: string, parent: string) => Promise<unknown> }>,
-      `serve --agent ${path} (a TypeScript file)`,
-    );
-    module = (await tsImport(url, import.meta.url)) as { default?: unknown };
-  }
+/** Imports a user's agent module (`importUserModule`: TypeScript through tsx when Node cannot load it). */
+async function loadAgentModule(path: string, cwd: string): Promise<ServeAgentFactory> {
+  const module = await importUserModule(path, { cwd, feature: 'serve --agent' });
   const value = module.default;
   if (value && typeof (value as Agent).stream === 'function') return () => value as Agent<unknown, unknown>;
   if (typeof value === 'function') return value as ServeAgentFactory;

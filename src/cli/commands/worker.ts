@@ -1,17 +1,14 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Agent } from '../../agent/agent.js';
 import type { RateLimits } from '../../queue/rate-limits.js';
+import { importUserModule } from '../../transport/import-user-module.js';
 import { chatRunObserver } from '../../web/chat-run-observer.js';
 import { DEFAULT_CHAT_AGENT_NAME } from '../../web/queue-chat-runner.js';
-import { createServeAgent } from '../../web/serve/serve-agent.js';
-import { chatInstructions } from '../chat/chat-tools.js';
 import { chooseKnowledgeBases } from '../chat/choose-knowledge-bases.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { demoTools } from '../demo-tools/demo-tools.js';
+import { createDemoAgent } from '../demo-agent.js';
 import { CliUsageError } from '../errors.js';
-import { backendOptions, openRunBackend } from './run-backend.js';
+import { backendOptions, cliConnectTimeoutMs, openRunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';
 
 interface WorkerAgents {
@@ -47,7 +44,7 @@ export const workerCommand: CommandSpec = {
     ...backendOptions,
   },
   details:
-    "SIGTERM (or Ctrl-C) stops taking runs and finishes the current ones; a killed worker's runs are resumed by another from their checkpoints. A TypeScript agents module needs a loader: node --import tsx.\n" +
+    "SIGTERM (or Ctrl-C) stops taking runs and finishes the current ones; a killed worker's runs are resumed by another from their checkpoints. A TypeScript agents module is loaded through tsx.\n" +
     'Without --agents it runs the chats of `serve --queue` on the same --redis/--postgres and --namespace:\n' +
     '  svc-agents serve --redis redis://127.0.0.1:6379 --queue   and   svc-agents worker --redis redis://127.0.0.1:6379',
   async run(ctx, args) {
@@ -69,19 +66,22 @@ export const workerCommand: CommandSpec = {
     const backend = await openRunBackend(ctx, args, 'worker');
     const { startWorker } = await import('../../queue/start-worker.js');
     // Chats of `serve --queue` keep their shared state (lease, outcome, paused run) through the worker.
-    const chatState =
-      typeof backend.store.setValueIf === 'function' && typeof backend.store.appendRunEvents === 'function';
-    await startWorker({
-      ...(chatState && { observeRun: chatRunObserver({ store: backend.store }) }),
-      connection: backend.connection,
-      store: backend.store,
-      name: backend.queueName,
-      agents,
-      concurrency,
-      ...(loaded.limits !== undefined && { limits: loaded.limits }),
-      onError: (error) =>
-        ctx.io.stderr.write(`worker: ${error instanceof Error ? error.message : String(error)}\n`),
-    });
+    // The old default namespace's queue too, while jobs wait in it (openRunBackend said so once).
+    const locations = [backend, ...(backend.legacy?.queueHasJobs ? [backend.legacy.location] : [])];
+    for (const location of locations) {
+      await startWorker({
+        observeRun: chatRunObserver({ store: location.store }),
+        connection: location.connection,
+        store: location.store,
+        name: location.queueName,
+        connectTimeoutMs: cliConnectTimeoutMs,
+        agents,
+        concurrency,
+        ...(loaded.limits !== undefined && { limits: loaded.limits }),
+        onError: (error) =>
+          ctx.io.stderr.write(`worker: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
+    }
     const names = Object.keys(agents).join(', ');
     if (ctx.json)
       ctx.printJson({ ready: true, agents: Object.keys(agents), queue: backend.queueName, pid: process.pid });
@@ -94,7 +94,7 @@ export const workerCommand: CommandSpec = {
 
 /** The agents (and limits) a `--agents` module exports. */
 async function loadAgentsModule(ctx: CommandContext, modulePath: string): Promise<WorkerAgents> {
-  const loaded = (await import(pathToFileURL(resolve(ctx.io.cwd, modulePath)).href)) as {
+  const loaded = (await importUserModule(modulePath, { cwd: ctx.io.cwd, feature: 'worker --agents' })) as {
     // biome-ignore lint/suspicious/noExplicitAny: any agent
     agents?: Record<string, Agent<any, any>>;
     // biome-ignore lint/suspicious/noExplicitAny: any agent
@@ -119,12 +119,11 @@ async function loadAgentsModule(ctx: CommandContext, modulePath: string): Promis
 async function demoChatAgents(ctx: CommandContext, modelFlag: unknown): Promise<WorkerAgents> {
   const { client } = await connect(ctx);
   const model = (modelFlag as string | undefined) ?? ctx.io.env.SVC_MODEL ?? defaultChatModel;
-  const factory = createServeAgent({
+  const agent = createDemoAgent({
+    client,
     model,
-    tools: demoTools(),
-    instructions: chatInstructions,
+    root: ctx.io.cwd,
     knowledgeBases: await chooseKnowledgeBases(client, []),
   });
-  const agent = await factory({ client, sessionId: '', knowledgeBaseId: undefined, vision: false });
   return { agents: { [DEFAULT_CHAT_AGENT_NAME]: agent } };
 }

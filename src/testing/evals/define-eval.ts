@@ -52,19 +52,22 @@ export interface EvalDefinition<Item = unknown> {
  * });
  */
 export function defineEval<Item>(definition: EvalDefinition<Item>): EvalDefinition<Item> {
-  if (!definition.name) throw new ConfigurationError('name', 'an eval needs a name');
+  if (!definition.name) throw new ConfigurationError({ field: 'name', rule: 'an eval needs a name' });
   if (definition.scorers.length === 0)
-    throw new ConfigurationError('scorers', 'an eval needs at least one scorer');
+    throw new ConfigurationError({ field: 'scorers', rule: 'an eval needs at least one scorer' });
   const names = definition.scorers.map((scorer) => scorer.name);
   const duplicate = names.find((name, i) => names.indexOf(name) !== i);
   if (duplicate)
-    throw new ConfigurationError('scorers', `two scorers are named ${duplicate}: give one a name`);
+    throw new ConfigurationError({
+      field: 'scorers',
+      rule: `two scorers are named ${duplicate}: give one a name`,
+    });
   for (const key of Object.keys(definition.thresholds ?? {}))
     if (key !== 'pass' && !names.includes(key))
-      throw new ConfigurationError(
-        `thresholds.${key}`,
-        `no scorer is named ${key} (scorers: ${names.join(', ')})`,
-      );
+      throw new ConfigurationError({
+        field: `thresholds.${key}`,
+        rule: `no scorer is named ${key} (scorers: ${names.join(', ')})`,
+      });
   return definition;
 }
 
@@ -80,7 +83,7 @@ export async function loadEvalData<Item>(data: readonly Item[] | string): Promis
       try {
         return JSON.parse(line) as Item;
       } catch {
-        throw new ConfigurationError('data', `${data}:${i + 1} is not JSON`);
+        throw new ConfigurationError({ field: 'data', rule: `${data}:${i + 1} is not JSON` });
       }
     });
 }

@@ -6,6 +6,7 @@ import type { FileObject } from '../../api/types/files.js';
 import { loadZod } from '../../transport/load-module.js';
 import { defineTool } from '../define-tool.js';
 import { ToolDefinitionError } from '../errors.js';
+import { truncateToolOutput } from '../format-tool-output.js';
 import type { Tool } from '../tool.js';
 import { compact } from '../utils.js';
 import { readInsideRoot } from './resolve-inside-root.js';
@@ -110,8 +111,7 @@ export function fileTools(client: SvcClient, options: FileToolsOptions = {}): To
         execute: async ({ file_id, max_chars }, { signal }) => {
           const text = await client.files.content(file_id, { signal });
           const limit = Math.min(max_chars ?? maxContentChars, maxContentChars);
-          if (text.length <= limit) return text;
-          return `${text.slice(0, limit)}\n\n[truncated: showing ${limit} of ${text.length} characters]`;
+          return truncateToolOutput(text, limit);
         },
       }),
     delete_file: () =>

@@ -1,7 +1,7 @@
 import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
-import { SvcError } from '../../transport/errors.js';
+import { ModelBehaviorError } from '../../transport/errors.js';
 import { loadZod } from '../../transport/load-module.js';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../tool.js';
@@ -154,7 +154,8 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
           if (store.type === 'image') {
             const missing = files.filter((file) => !file.description?.trim()).map((file) => file.file_id);
             if (missing.length > 0) {
-              throw new SvcError(
+              // The model's arguments break the store's rule: it is told, and can correct itself.
+              throw new ModelBehaviorError(
                 `knowledge base ${store.name} holds images, so every file needs a description; missing for ${missing.join(', ')}`,
               );
             }
@@ -168,7 +169,7 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
           const wrong = ready.filter((file) => !wanted.includes(file.purpose));
           if (wrong.length > 0) {
             const list = wrong.map((file) => `${file.id} (${file.purpose})`).join(', ');
-            throw new SvcError(
+            throw new ModelBehaviorError(
               `knowledge base ${store.name} takes files uploaded with purpose ${wanted.join(' or ')}; not ${list}`,
             );
           }

@@ -5,6 +5,7 @@ import { defineTool } from '../define-tool.js';
 import { KnowledgeBaseNameError } from '../errors.js';
 import type { DocumentSource, Tool } from '../tool.js';
 import { listAllKnowledgeBases, pickKnowledgeBase } from './find-knowledge-bases.js';
+import { rankCitedFiles } from './rank-cited-files.js';
 
 /** Model that answers the hosted retrieval behind `search_knowledge_base` unless told otherwise. */
 export const DEFAULT_SEARCH_MODEL = 'svc-3.5-flash-2603';
@@ -38,6 +39,8 @@ export interface SearchKnowledgeBaseOptions {
 export interface SearchResultFile {
   file_id: string;
   file_name: string;
+  /** How much of the query the passages quoted from this file cover, 0-1 (files are listed best first). */
+  score: number;
 }
 
 /** What one knowledge base gave for a query. */
@@ -46,7 +49,7 @@ export interface KnowledgeBaseSearchResult {
   knowledge_base_id: string;
   /** The retrieved passages, as the service's retrieval quoted them. */
   passages: string;
-  /** The files of the knowledge base the passages name. */
+  /** The files of the knowledge base the passages quote for the query, best first (not those named in passing). */
   files: SearchResultFile[];
 }
 
@@ -98,16 +101,19 @@ export function searchKnowledgeBaseTool(
   });
 }
 
-/** The `source` entries of a search output: each cited file once per knowledge base. */
+/** The `source` entries of a search output: each cited file once per knowledge base, best first, with its score. */
 export function sourcesOf(output: SearchKnowledgeBaseOutput): DocumentSource[] {
-  return output.results.flatMap((result) =>
-    result.files.map((file) => ({
-      sourceType: 'document' as const,
-      id: `${result.knowledge_base_id}/${file.file_id}`,
-      title: file.file_name,
-      fileId: file.file_id,
-    })),
-  );
+  return output.results
+    .flatMap((result) =>
+      result.files.map((file) => ({
+        sourceType: 'document' as const,
+        id: `${result.knowledge_base_id}/${file.file_id}`,
+        title: file.file_name,
+        fileId: file.file_id,
+        score: file.score,
+      })),
+    )
+    .sort((a, b) => b.score - a.score);
 }
 
 /** The stores one call searches: the model's pick (within the allowed ones), else all allowed ones. */
@@ -158,8 +164,8 @@ async function searchStore(
     storeFiles(client, store.id, signal),
   ]);
   const passages = completion.choices[0]?.message.content ?? '';
-  // The service's answer is text: a file counts as a source when the passages name it.
-  const cited = files.filter((file) => passages.includes(file.file_name) || passages.includes(file.file_id));
+  // The service's answer is text: a file is a source when the passages quote it on the query.
+  const cited = rankCitedFiles(passages, files, query);
   return { knowledge_base: store.name, knowledge_base_id: store.id, passages, files: cited };
 }
 
@@ -168,8 +174,8 @@ async function storeFiles(
   client: SvcClient,
   storeId: string,
   signal: AbortSignal,
-): Promise<SearchResultFile[]> {
-  const files: SearchResultFile[] = [];
+): Promise<Array<Omit<SearchResultFile, 'score'>>> {
+  const files: Array<Omit<SearchResultFile, 'score'>> = [];
   for await (const file of client.vectorStores.files.list(storeId, { limit: 100 }, { signal })) {
     const listed = file.metadata?.file_name;
     const name = listed || (await client.files.retrieve(file.id, { signal })).filename;

@@ -24,8 +24,8 @@ export type ServeAgentFactory = (
   context: ServeAgentContext,
 ) => Agent<unknown, unknown> | Promise<Agent<unknown, unknown>>;
 
-/** A demo action with a side effect, so the page shows an approval. */
-const scheduleReminder = defineTool({
+/** A demo action with a side effect, so the page shows an approval (also in the CLI's demo agent). */
+export const scheduleReminder = defineTool({
   name: 'schedule_reminder',
   description: 'Schedule a reminder for the user (asks the user to approve first).',
   parameters: z.object({

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../../agent/durable/store.js';
 import type { SvcClient } from '../../api/svc-client.js';
+import { defaults } from '../../defaults.js';
 import { ConfigurationError } from '../../transport/errors.js';
 import { type AuthorizeVerdict, ownedSessionId, ownerOfVerdict } from '../chat-owner.js';
 import type { ChatRunner } from '../chat-runner.js';
@@ -57,7 +58,7 @@ export interface ChatServer {
 
 /** Serves the one-page web chat and its API (`/api/...`) on `host:port`. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
-  const { client, port = 8787, host = '127.0.0.1', subtitle = '' } = options;
+  const { client, port = defaults.servePort, host = '127.0.0.1', subtitle = '' } = options;
   const allowedOrigins = new Set(checkAllowedOrigins(options.allowedOrigins ?? []));
   const uploads = new KnowledgeUploads(client, options.store);
   const chat = createChatHandler({
@@ -190,10 +191,10 @@ export function checkAllowedOrigins(origins: readonly string[]): string[] {
       // reported below
     }
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
-      throw new ConfigurationError(
-        `allowedOrigins[${index}]`,
-        `"${origin}" must be an origin as browsers send it, e.g. http://localhost:5173 (no path, no trailing /)`,
-      );
+      throw new ConfigurationError({
+        field: `allowedOrigins[${index}]`,
+        rule: `"${origin}" must be an origin as browsers send it, e.g. http://localhost:5173 (no path, no trailing /)`,
+      });
     return origin;
   });
 }

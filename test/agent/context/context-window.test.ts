@@ -232,7 +232,9 @@ describe('contextWindow', () => {
       for await (const event of stream) events.push(event);
       const result = await stream.result;
       const tool = result.messages.find((m) => m.role === 'tool');
-      expect(tool?.content).toMatch(/\[\.\.\. svc-agents cut this tool result: \d+ of \d+ tokens removed/);
+      expect(tool?.content).toMatch(
+        /\[truncated: [\d,]+ of [\d,]+ tokens cut; svc-agents cut it to fit the context window\]/,
+      );
       const [event] = overflows(events);
       expect(event?.cutToolResults).toHaveLength(1);
       expect(event?.dropped).toEqual([]);

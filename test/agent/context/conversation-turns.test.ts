@@ -82,7 +82,7 @@ describe('cutToolResult', () => {
     expect(cut.message.tool_call_id).toBe('call_1');
     expect(content.startsWith(cut.message.content.slice(0, 200))).toBe(true);
     const removed = Number(
-      /cut this tool result: (\d+) of (\d+) tokens removed/.exec(cut.message.content)?.[1],
+      /\[truncated: ([\d,]+) of ([\d,]+) tokens cut/.exec(cut.message.content)?.[1]?.replaceAll(',', ''),
     );
     expect(removed).toBeGreaterThan(encode(content).length - 500);
   });

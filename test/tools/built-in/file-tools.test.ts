@@ -96,7 +96,9 @@ describe('fileTools', () => {
         file_id: uploaded.id,
         max_chars: 7,
       });
-      expect(cut.content).toMatch(/^# Sales\n\n\[truncated: showing 7 of \d+ characters\]$/);
+      expect(cut.content).toMatch(
+        /^# Sales\n\[truncated: \d+ of \d+ characters cut; ask for a narrower result\]$/,
+      );
 
       const deleted = jsonOf(await callTool(all, service.client, 'delete_file', { file_id: uploaded.id }));
       expect(deleted).toMatchObject({ id: uploaded.id, deleted: true });

@@ -47,7 +47,7 @@ describe('searchKnowledgeBaseTool', () => {
       expect(output.results[0]).toMatchObject({
         knowledge_base: 'office_docs',
         knowledge_base_id: store.id,
-        files: [{ file_id: file.id, file_name: 'office-hours.md' }],
+        files: [{ file_id: file.id, file_name: 'office-hours.md', score: expect.any(Number) }],
       });
       expect(output.results[0]?.passages).toContain('10:00 to 14:00');
       // The search went through the service's hosted retrieval of that one store.
@@ -58,7 +58,13 @@ describe('searchKnowledgeBaseTool', () => {
       expect(retrieval).toHaveLength(1);
       expect(retrieval[0]).toContain(`"vector_store_id":"${store.id}"`);
       expect(tool.sources?.(output)).toEqual([
-        { sourceType: 'document', id: `${store.id}/${file.id}`, title: 'office-hours.md', fileId: file.id },
+        {
+          sourceType: 'document',
+          id: `${store.id}/${file.id}`,
+          title: 'office-hours.md',
+          fileId: file.id,
+          score: expect.any(Number),
+        },
       ]);
     });
 

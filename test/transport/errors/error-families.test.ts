@@ -50,13 +50,13 @@ const requestValidationError = new RequestValidationError({
 
 describe('error families', () => {
   describe.each([
-    ['ConfigurationError', new ConfigurationError('apiKey', 'missing'), 'UserError'],
+    ['ConfigurationError', new ConfigurationError({ field: 'apiKey', rule: 'missing' }), 'UserError'],
     [
       'MissingDependencyError',
       new MissingDependencyError({ packageName: 'ioredis', feature: 'redisStore' }),
       'UserError',
     ],
-    ['PartInputError', new PartInputError('imagePart', 'bad scheme'), 'UserError'],
+    ['PartInputError', new PartInputError({ field: 'imagePart', rule: 'bad scheme' }), 'UserError'],
     ['ToolDefinitionError', new ToolDefinitionError({ toolName: 'x', rule: 'bad name' }), 'UserError'],
     ['ToolOutputTypeError', new ToolOutputTypeError('function', 'output'), 'UserError'],
     [
