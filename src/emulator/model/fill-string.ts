@@ -48,88 +48,75 @@ export function fillString(
   const { facts, pools } = fill;
   const fromRecord = fill.fromRecord;
   let value: string | undefined;
-  switch (kind) {
-    case 'place':
-      value =
-        pools.next('place', facts.places) ??
-        pools.next('name', facts.names) ??
-        pools.next('quoted', facts.quoted);
-      break;
-    case 'expression':
-      value = pools.next('expression', fill.expressions);
-      break;
-    case 'timezone':
-      value =
-        facts.timeZones[0] ??
-        facts.places.map((p) => timeZoneOfCity(p)).find((zone): zone is string => !!zone);
-      break;
-    case 'date':
-      value = pools.next('date', facts.dates);
-      break;
-    case 'time':
-      value = pools.next('time', facts.times);
-      break;
-    case 'datetime': {
-      const date = facts.dates[0];
-      if (date) value = `${date}T${facts.times[0] ?? '09:00'}:00Z`;
-      break;
+  const recorded = typeof fromRecord === 'string' ? fromRecord : undefined;
+  // A name-like value: a quoted text, a code identifier, "called ...", a capitalised name.
+  const named = () =>
+    recorded ??
+    pools.next('quoted', facts.quoted) ??
+    pools.next('identifier', facts.identifiers) ??
+    calledName(facts.text) ??
+    pools.next('name', facts.names);
+  const object = () => (fill.onlyFound ? objectOfRequest(facts.text, fill.context) : undefined);
+  const single = SINGLE_POOLS[kind];
+  if (single) value = pools.next(kind, facts[single]);
+  else
+    switch (kind) {
+      case 'place':
+        value =
+          pools.next('place', facts.places) ??
+          pools.next('name', facts.names) ??
+          pools.next('quoted', facts.quoted);
+        break;
+      case 'expression':
+        value = pools.next('expression', fill.expressions);
+        break;
+      case 'timezone':
+        value =
+          facts.timeZones[0] ??
+          facts.places.map((p) => timeZoneOfCity(p)).find((zone): zone is string => !!zone);
+        break;
+      case 'datetime': {
+        const date = facts.dates[0];
+        if (date) value = `${date}T${facts.times[0] ?? '09:00'}:00Z`;
+        break;
+      }
+      case 'id':
+        value =
+          recorded ??
+          idNamedFor(name, facts, pools) ??
+          pools.next('id', facts.ids) ??
+          pools.next('quoted', facts.quoted) ??
+          nextNumberText(facts, pools);
+        break;
+      case 'path':
+        value = pools.next('path', facts.paths) ?? pools.next('quoted', facts.quoted);
+        break;
+      case 'currency':
+        value = currencyFor(name ?? '', schema, facts, pools);
+        break;
+      case 'street':
+        value = pools.next('street', facts.streets) ?? pools.next('place', facts.places);
+        break;
+      case 'freetext':
+        value = facts.quoted[0] ?? withoutToolPhrase(stripRequest(facts.text), fill.context);
+        break;
+      case 'summary':
+        // A tool call's optional note is not something the request asked for.
+        value =
+          pools.next('quoted', facts.quoted) ??
+          (!fill.onlyFound || required ? summarize(facts.text, fill.records ?? []) : undefined);
+        break;
+      case 'language':
+        value = /\b(french|german|spanish|italian|japanese|chinese|portuguese|dutch|english)\b/i
+          .exec(facts.text)?.[1]
+          ?.replace(/^./, (c) => c.toUpperCase());
+        break;
+      case 'name':
+        value = named() ?? facts.leadingName ?? object();
+        break;
+      default:
+        value = named() ?? object();
     }
-    case 'email':
-      value = pools.next('email', facts.emails);
-      break;
-    case 'url':
-      value = pools.next('url', facts.urls);
-      break;
-    case 'id':
-      value =
-        (typeof fromRecord === 'string' ? fromRecord : undefined) ??
-        idNamedFor(name, facts, pools) ??
-        pools.next('id', facts.ids) ??
-        pools.next('quoted', facts.quoted) ??
-        nextNumberText(facts, pools);
-      break;
-    case 'path':
-      value = pools.next('path', facts.paths) ?? pools.next('quoted', facts.quoted);
-      break;
-    case 'currency':
-      value = currencyFor(name ?? '', schema, facts, pools);
-      break;
-    case 'street':
-      value = pools.next('street', facts.streets) ?? pools.next('place', facts.places);
-      break;
-    case 'freetext':
-      value = facts.quoted[0] ?? withoutToolPhrase(stripRequest(facts.text), fill.context);
-      break;
-    case 'summary':
-      // A tool call's optional note is not something the request asked for.
-      value =
-        pools.next('quoted', facts.quoted) ??
-        (!fill.onlyFound || required ? summarize(facts.text, fill.records ?? []) : undefined);
-      break;
-    case 'language':
-      value = /\b(french|german|spanish|italian|japanese|chinese|portuguese|dutch|english)\b/i
-        .exec(facts.text)?.[1]
-        ?.replace(/^./, (c) => c.toUpperCase());
-      break;
-    case 'name':
-      value =
-        (typeof fromRecord === 'string' ? fromRecord : undefined) ??
-        pools.next('quoted', facts.quoted) ??
-        pools.next('identifier', facts.identifiers) ??
-        calledName(facts.text) ??
-        pools.next('name', facts.names) ??
-        facts.leadingName ??
-        (fill.onlyFound ? objectOfRequest(facts.text, fill.context) : undefined);
-      break;
-    default:
-      value =
-        (typeof fromRecord === 'string' ? fromRecord : undefined) ??
-        pools.next('quoted', facts.quoted) ??
-        pools.next('identifier', facts.identifiers) ??
-        calledName(facts.text) ??
-        pools.next('name', facts.names) ??
-        (fill.onlyFound ? objectOfRequest(facts.text, fill.context) : undefined);
-  }
   if (value && STOP_WORDS.has(value.toLowerCase())) value = undefined;
   const found = value !== undefined && value !== '';
   if (!found) {
@@ -240,28 +227,29 @@ function nextNumberText(facts: TextFacts, pools: ValuePools): string | undefined
 
 const STRICT_KINDS = new Set<ParamKind>(['place', 'expression', 'id', 'email', 'url', 'path']);
 
+/** Kinds read from one list of the request's facts, each value used once. */
+const SINGLE_POOLS: Partial<Record<ParamKind, 'dates' | 'times' | 'emails' | 'urls'>> = {
+  date: 'dates',
+  time: 'times',
+  email: 'emails',
+  url: 'urls',
+};
+
+/** What a kind gets when the request gives nothing (a schema default first). */
+const FALLBACKS: Partial<Record<ParamKind, (facts: TextFacts) => string>> = {
+  date: (facts) => facts.today,
+  datetime: (facts) => `${facts.today}T09:00:00Z`,
+  time: () => '09:00',
+  timezone: () => 'UTC',
+  email: () => 'user@example.com',
+  url: () => 'https://example.com',
+  language: () => 'English',
+  summary: (facts) => summarize(facts.text, []),
+};
+
 function fallbackString(kind: ParamKind, schema: Schema, facts: TextFacts, name?: string): string {
   if (typeof schema.default === 'string') return schema.default;
-  switch (kind) {
-    case 'date':
-      return facts.today;
-    case 'datetime':
-      return `${facts.today}T09:00:00Z`;
-    case 'time':
-      return '09:00';
-    case 'timezone':
-      return 'UTC';
-    case 'email':
-      return 'user@example.com';
-    case 'url':
-      return 'https://example.com';
-    case 'language':
-      return 'English';
-    case 'summary':
-      return summarize(facts.text, []);
-    default: {
-      const words = contentWords(facts.text);
-      return stripRequest(facts.text) || words[0] || name || 'value';
-    }
-  }
+  const fallback = FALLBACKS[kind];
+  if (fallback) return fallback(facts);
+  return stripRequest(facts.text) || contentWords(facts.text)[0] || name || 'value';
 }
