@@ -1,6 +1,6 @@
 import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { ApprovalDecision } from './apply-decisions.js';
-import { createUIMessageChunkMapper } from './to-ui-message-chunks.js';
+import { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
 import { ChatRequestError } from './web-error.js';
 
 /**
@@ -88,7 +88,7 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
 /** A run's event frames (`AgentEventJson` data) as UI message stream frames, ending with `[DONE]`. */
 export async function* uiFramesFromEvents(
   events: AsyncIterable<SseFrame>,
-  options: { messageId?: string } = {},
+  options: UIMessageChunkOptions = {},
 ): AsyncGenerator<SseFrame> {
   const map = createUIMessageChunkMapper(options);
   for await (const frame of events) {

@@ -9,6 +9,9 @@ import { ChatRequestError } from './web-error.js';
 /** How long the values of an idle chat stay: whether it reconnects, what its page saw of its last run. */
 const UI_VALUES_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** How long a message waits for another page's answer in progress before it is refused. */
+const PAGE_WAIT_MS = 3_000;
+
 /**
  * The last run a `useChat` page asked for in a chat (the value `chat:ui:last:<chatId>`): enough to put
  * in its session only what the page showed, when the page went away before the run ended.
@@ -20,6 +23,10 @@ export interface UIChatRun {
   before: number;
   /** The run's input (the user's message): the question of a turn still in progress. */
   input: ChatMessage[];
+  /** The id of the assistant message the run's stream starts (`start.messageId`). */
+  messageId?: string;
+  /** The pending approvals the run's message declined (said in its stream). */
+  declined?: string[];
   /** Set when the page went away before the run ended: the last event id it was sent. */
   shownUpTo?: number;
 }
@@ -80,12 +87,36 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
   }
 
   /**
+   * The chat's last run once no page follows it: a page still reading its answer (another tab) is never
+   * cut. Waits up to `PAGE_WAIT_MS` for that page to finish or leave (a Stop just before a send arrives
+   * after it), then refuses the message with a 409 that `useChat` shows as its error.
+   */
+  async function waitForPage(chatId: string) {
+    const deadline = Date.now() + PAGE_WAIT_MS;
+    for (;;) {
+      const read = await lastOf(chatId);
+      const last = read.value;
+      if (!last || last.shownUpTo !== undefined) return read;
+      const active = (await store.getValue(chatKeys.active(chatId))).value;
+      if (active !== last.runId || runIsOver(await sessions.runInfo(active))) return read;
+      if (Date.now() >= deadline)
+        throw new ChatRequestError({
+          status: 409,
+          message:
+            'id: an answer in this chat is still streaming to another page (a second tab?); wait for it to finish, or stop it there, then send again',
+          details: { activeRunId: active },
+        });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /**
    * Before the chat's next message: stops the page's last run if it still goes on, and puts back in the
    * session only what the page was shown of it. Answers whether a call waiting for approval was never
    * shown (the page could not decide it: the new message declines it).
    */
   async function settleLast(chatId: string): Promise<{ unseenApproval: boolean }> {
-    const { value: last, version } = await lastOf(chatId);
+    const { value: last, version } = await waitForPage(chatId);
     if (!last) return { unseenApproval: false };
     const active = (await store.getValue(chatKeys.active(chatId))).value;
     if (active === last.runId && !runIsOver(await sessions.runInfo(active))) await sessions.stop(active);
