@@ -1,6 +1,8 @@
 import type { SseFrame } from '../agent/server-sse/sse-frame.js';
+import type { ContentPart } from '../api/types/chat.js';
 import type { ApprovalDecision } from './apply-decisions.js';
 import { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
+import { uiUserContent } from './ui-user-content.js';
 import { ChatRequestError } from './web-error.js';
 
 /**
@@ -8,7 +10,7 @@ import { ChatRequestError } from './web-error.js';
  * place of the last answer (`regenerate()`), or resume after approval responses.
  */
 export type UIChatRequest =
-  | { sessionId: string; kind: 'message'; text: string }
+  | { sessionId: string; kind: 'message'; content: string | ContentPart[] }
   | { sessionId: string; kind: 'regenerate' }
   | { sessionId: string; kind: 'decisions'; decisions: ApprovalDecision[] };
 
@@ -58,18 +60,7 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
       status: 400,
       message: `messages[${at}].parts[${badPart}]: must be an object (its approval too)`,
     });
-  if (last.role === 'user') {
-    const text = parts
-      .filter((part) => part.type === 'text' && typeof part.text === 'string')
-      .map((part) => part.text as string)
-      .join('\n');
-    if (!text.trim())
-      throw new ChatRequestError({
-        status: 400,
-        message: `messages[${messages.length - 1}]: a user message needs text`,
-      });
-    return { sessionId: id, kind: 'message', text };
-  }
+  if (last.role === 'user') return { sessionId: id, kind: 'message', content: uiUserContent(parts, at) };
   const decisions = parts
     .filter((part) => part.state === 'approval-responded' && typeof part.toolCallId === 'string')
     .map((part): ApprovalDecision => {

@@ -69,7 +69,7 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
   await uiRuns.settleLast(sessionId);
   const taken = parsed.kind === 'regenerate' ? await uiRuns.takeLastQuestion(sessionId) : undefined;
   const input: ChatMessage[] =
-    parsed.kind === 'regenerate' ? taken!.question : [{ role: 'user', content: parsed.text }];
+    parsed.kind === 'regenerate' ? taken!.question : [{ role: 'user', content: parsed.content }];
   // `useChat` has no way to answer a 409 for a pending approval: a new message declines it, and says so.
   const pending =
     parsed.kind === 'message' ? ((await sessions.describe(sessionId))?.pendingApprovals ?? []) : [];

@@ -370,4 +370,53 @@ describe.each(MAJORS)('/api/ui with useChat of %s', (_major, sdk) => {
       ]);
     });
   });
+  describe('when the user sends files (point 4)', () => {
+    const PNG =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const lastUserContent = () => {
+      const requests = env.emu.requests().filter((r) => r.path.endsWith('/chat/completions'));
+      const body = requests.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
+      return body.messages.filter((m) => m.role === 'user').at(-1)!.content;
+    };
+
+    it('should give the model an image as an image part and a text file inlined, and take an image-only message', async () => {
+      const { api } = await start();
+      env.emu.script([{ message: { content: 'A dot and a note.' } }, { message: { content: 'A dot.' } }]);
+      const chat = openChat(sdk, api, 'chat-files');
+      const note = `data:text/plain;base64,${Buffer.from('Buy milk.').toString('base64')}`;
+      await chat.sendMessage({
+        text: 'What are these?',
+        files: [
+          { type: 'file', mediaType: 'image/png', url: PNG, filename: 'dot.png' },
+          { type: 'file', mediaType: 'text/plain', url: note, filename: 'note.txt' },
+        ],
+      });
+      expect(chat.state.error).toBeUndefined();
+      // In the order of the message's parts (useChat puts the files before the text).
+      expect(lastUserContent()).toEqual([
+        { type: 'image_url', image_url: { url: PNG } },
+        { type: 'text', text: 'note.txt (text/plain):\nBuy milk.' },
+        { type: 'text', text: 'What are these?' },
+      ]);
+
+      await chat.sendMessage({ files: [{ type: 'file', mediaType: 'image/png', url: PNG }] } as never);
+      expect(chat.state.error).toBeUndefined();
+      expect(textOf(chat.state.messages.at(-1))).toBe('A dot.');
+      expect(lastUserContent()).toEqual([{ type: 'image_url', image_url: { url: PNG } }]);
+      // A reload shows the image again.
+      const restored = await restore(api, 'chat-files');
+      expect(restored.at(-2)!.parts).toEqual([{ type: 'file', mediaType: 'image/png', url: PNG }]);
+    });
+
+    it('should refuse a file it cannot give the model with a 400 naming the part', async () => {
+      const { api } = await start();
+      const chat = openChat(sdk, api, 'chat-files-bad');
+      await chat.sendMessage({
+        text: 'Read this',
+        files: [{ type: 'file', mediaType: 'application/zip', url: 'data:application/zip;base64,UEsDBA==' }],
+      });
+      expect(chat.state.status).toBe('error');
+      expect(chat.state.error?.message).toMatch(/parts\[0\]: application\/zip files are not taken here/);
+    });
+  });
 });
