@@ -76,15 +76,27 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
   return { sessionId: id, kind: 'decisions', decisions };
 }
 
-/** A run's event frames (`AgentEventJson` data) as UI message stream frames, ending with `[DONE]`. */
+/** What a page is told when the run's log ends without its end: the server running it died. */
+export const INTERRUPTED_TEXT =
+  'The answer was interrupted: the server running it stopped. What was shown is kept; send the message again.';
+
+/**
+ * A run's event frames (`AgentEventJson` data) as UI message stream frames, ending with `[DONE]`. A log
+ * that ends without `finish`, `error` or `abort` (the run's process died and its lease ran out) ends with
+ * an `error` chunk, never a bare `[DONE]` that would look like a finished answer.
+ */
 export async function* uiFramesFromEvents(
   events: AsyncIterable<SseFrame>,
   options: UIMessageChunkOptions = {},
 ): AsyncGenerator<SseFrame> {
   const map = createUIMessageChunkMapper(options);
+  let ended = false;
   for await (const frame of events) {
-    for (const chunk of map(JSON.parse(frame.data))) yield { data: JSON.stringify(chunk) };
+    const event = JSON.parse(frame.data) as { type: string };
+    if (event.type === 'finish' || event.type === 'error' || event.type === 'abort') ended = true;
+    for (const chunk of map(event as never)) yield { data: JSON.stringify(chunk) };
   }
+  if (!ended) yield { data: JSON.stringify({ type: 'error', errorText: INTERRUPTED_TEXT }) };
   yield { data: '[DONE]' };
 }
 

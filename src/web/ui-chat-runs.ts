@@ -180,12 +180,35 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
     return { question: [items[at]!], taken: items.slice(at) };
   }
 
+  /**
+   * A run whose log ended without its end (its process died, its lease ran out): nothing else will put
+   * its question and what it showed in the session, so this does, once (any server may call it).
+   */
+  async function keepInterrupted(chatId: string, runId: string): Promise<void> {
+    const last = (await lastOf(chatId)).value;
+    if (last?.runId !== runId || last.before < 0) return;
+    const events = (await store.readRunEvents(runId)).map(
+      (event) => JSON.parse(event.data) as AgentEventJson,
+    );
+    await store.addItems(chatId, shownItems(last.input, events), { idempotencyKey: `stopped:${runId}` });
+  }
+
   /** Puts back what `takeLastQuestion` removed, when the answer again could not start (a 409): nothing is lost. */
   async function putBack(chatId: string, taken: ChatMessage[], attempt: string): Promise<void> {
     await store.addItems(chatId, taken, { idempotencyKey: `regenerate-undo:${attempt}` });
   }
 
-  return { lastOf, markResumes, begin, pageLeft, shownAll, settleLast, takeLastQuestion, putBack };
+  return {
+    lastOf,
+    markResumes,
+    begin,
+    pageLeft,
+    shownAll,
+    settleLast,
+    takeLastQuestion,
+    putBack,
+    keepInterrupted,
+  };
 }
 
 /** The operations of `createUIChatRuns`. */

@@ -113,8 +113,16 @@ async function getMessages(context: UIRoutesContext, clientId: string): Promise<
     uiRuns.lastOf(chatId),
     readCallNotes(context.store, chatId),
   ]);
-  const messages = view?.messages ?? [];
+  let messages = view?.messages ?? [];
   const run = last.value;
+  // The last run died with its process (no outcome, lease over) and no page followed it to its end.
+  if (run && !view?.activeRunId && run.before >= 0) {
+    const info = await sessions.runInfo(run.runId);
+    if (info && !info.outcome && runIsOver(info)) {
+      await uiRuns.keepInterrupted(chatId, run.runId);
+      messages = await context.store.getItems(chatId);
+    }
+  }
   // The question of the turn in progress is not in the session yet: the resumed stream shows its answer.
   if (run && view?.activeRunId === run.runId) messages.push(...run.input);
   else if (run?.shownUpTo !== undefined) await uiRuns.shownAll(chatId, run.runId);
@@ -143,12 +151,17 @@ async function streamUI(
   const { frames } = await sessions.events(runId, owner);
   let sent = -1;
   let ended = false;
+  let finished = false;
   async function* tracked(): AsyncGenerator<SseFrame> {
     for await (const frame of frames) {
       sent = Number(frame.id);
+      const { type } = JSON.parse(frame.data) as { type: string };
+      finished ||= type === 'finish' || type === 'error' || type === 'abort';
       yield frame;
     }
     ended = true;
+    // A log without its end: the run's process died. Its question and what was shown stay.
+    if (!finished) await uiRuns.keepInterrupted(chatId, runId).catch(() => {});
     await uiRuns.shownAll(chatId, runId).catch(() => {});
   }
   return toSseResponse(

@@ -1,16 +1,23 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import type { ScriptedAnswer } from '../../src/emulator/types.js';
+import { fileStore } from '../../src/stores/file-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import type { ChatRunner } from '../../src/web/chat-runner.js';
+import type { ChatStateStore } from '../../src/web/chat-state.js';
 import {
   type ChatAgent,
   type ChatHandler,
   type ChatHandlerOptions,
   createChatHandler,
 } from '../../src/web/create-chat-handler.js';
+import { INTERRUPTED_TEXT } from '../../src/web/ui-chat-request.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 import { chunksOf, MAJORS, openChat, postMessage, textOf } from './fixtures/headless-chat.js';
 
@@ -417,6 +424,112 @@ describe.each(MAJORS)('/api/ui with useChat of %s', (_major, sdk) => {
       });
       expect(chat.state.status).toBe('error');
       expect(chat.state.error?.message).toMatch(/parts\[0\]: application\/zip files are not taken here/);
+    });
+  });
+  describe('when the server running an answer dies (point 3, durable store)', () => {
+    it('should end the reloaded page on an error, never a bare [DONE], and keep the question and what was shown', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'svc-ui-crash-'));
+      try {
+        const store = fileStore({ dir }) as unknown as ChatStateStore;
+        // The state a SIGKILL leaves mid-answer: the run accepted, a few events logged, no lease renewed.
+        const dying: ChatRunner = {
+          start: async ({ runId }) => {
+            const events = [
+              { type: 'start' },
+              { type: 'start-step', step: 0 },
+              { type: 'text-delta', text: 'Half an ans' },
+            ];
+            await store.appendRunEvents(
+              runId,
+              0,
+              events.map((e) => JSON.stringify(e)),
+              { ttlMs: 60_000 },
+            );
+          },
+          continue: async () => {},
+          stop: async () => {},
+          close: async () => {},
+        };
+        const first = createChatHandler({ store, runner: dying, leaseMs: 1_500, recheckMs: 50 });
+        const url = `http://127.0.0.1/api/ui`;
+        const lost = new AbortController();
+        const response = await first.fetch(
+          new Request(url, {
+            method: 'POST',
+            signal: lost.signal,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              id: 'chat-crash',
+              messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Explain leases' }] }],
+            }),
+          }),
+        );
+        expect(response.status).toBe(200);
+        lost.abort(); // the server is gone: its page loses the stream
+
+        // The restarted server, on the same store: the page reloads, restores and resumes.
+        const { api } = await start({ store, leaseMs: 1_500, recheckMs: 50 });
+        const restored = await restore(api, 'chat-crash');
+        expect(restored.map((m) => m.role)).toEqual(['user']);
+        const chat = openChat(sdk, api, 'chat-crash', { messages: restored as never });
+        await chat.resumeStream();
+        expect(chat.state.status).toBe('error');
+        expect(chat.state.error?.message).toBe(INTERRUPTED_TEXT);
+        expect(textOf(chat.state.messages.at(-1))).toBe('Half an ans');
+
+        const after = await restore(api, 'chat-crash');
+        expect(after.map((m) => [m.role, textOf(m as never)])).toEqual([
+          ['user', 'Explain leases'],
+          ['assistant', 'Half an ans'],
+        ]);
+        env.emu.script([{ message: { content: 'Again, in full.' } }]);
+        const next = openChat(sdk, api, 'chat-crash', { messages: after as never });
+        await next.sendMessage({ text: 'Please finish' });
+        expect(next.state.error).toBeUndefined();
+        expect(textOf(next.state.messages.at(-1))).toBe('Again, in full.');
+        await first.close();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('should keep the question when the page reloads only after the lease ran out', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'svc-ui-crash-late-'));
+      try {
+        const store = fileStore({ dir }) as unknown as ChatStateStore;
+        const dying: ChatRunner = {
+          start: async () => {},
+          continue: async () => {},
+          stop: async () => {},
+          close: async () => {},
+        };
+        const first = createChatHandler({ store, runner: dying, leaseMs: 200, recheckMs: 50 });
+        const lost = new AbortController();
+        await first.fetch(
+          new Request('http://127.0.0.1/api/ui', {
+            method: 'POST',
+            signal: lost.signal,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              id: 'chat-crash-late',
+              messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Explain leases' }] }],
+            }),
+          }),
+        );
+        lost.abort();
+        const { api, base } = await start({ store, leaseMs: 200, recheckMs: 50 });
+        const activeRun = async () =>
+          ((await (await fetch(`${base}/sessions/chat-crash-late`)).json()) as { activeRunId: string | null })
+            .activeRunId ?? null;
+        await expect.poll(activeRun, { timeout: 10_000 }).toBeNull();
+        expect((await restore(api, 'chat-crash-late')).map((m) => textOf(m as never))).toEqual([
+          'Explain leases',
+        ]);
+        expect((await fetch(`${api}/chat-crash-late/stream`)).status).toBe(204);
+        await first.close();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
   });
 });
