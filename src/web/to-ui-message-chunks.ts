@@ -4,7 +4,7 @@ import type { AgentEvent } from '../agent/events.js';
 import type { AgentUsage } from '../agent/usage.js';
 import type { FinishReason } from '../api/types/chat.js';
 import { safeErrorMessage } from '../tools/safe-error-message.js';
-import type { DocumentSource } from '../tools/tool.js';
+import { sourceDocumentChunk } from './source-document-chunk.js';
 import type { UIFinishReason, UIMessageChunk } from './ui-message-chunk.js';
 
 /** Options of `createUIMessageChunkMapper`. */
@@ -294,18 +294,6 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
   }
 }
 
-/** The `source-document` chunk (and restored part) of a document an answer drew on. */
-export function sourceDocumentChunk(source: DocumentSource) {
-  return {
-    type: 'source-document' as const,
-    sourceId: source.id,
-    mediaType: mediaTypeOf(source.title),
-    title: source.title,
-    filename: source.title,
-    providerMetadata: { svc: { fileId: source.fileId } },
-  };
-}
-
 /** The events that open no step: a step that ends in them showed nothing. */
 const STEPLESS = new Set(['start-step', 'error', 'abort', 'finish', 'model-fallback', 'context-overflow']);
 
@@ -323,28 +311,6 @@ function errorTextOf(error: unknown): string {
 
 function pick(event: { toolCallId: string; toolName: string; input: unknown }) {
   return { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
-}
-
-const MEDIA_TYPES: Record<string, string> = {
-  md: 'text/markdown',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  html: 'text/html',
-  xml: 'application/xml',
-  pdf: 'application/pdf',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-};
-
-/** The media type a `source-document` part needs, from the file name (the service does not send one). */
-export function mediaTypeOf(fileName: string): string {
-  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
-  return MEDIA_TYPES[extension] ?? 'application/octet-stream';
 }
 
 function parseArguments(text: string | undefined): unknown {

@@ -1,7 +1,7 @@
 import type { ToolApprovalItem } from '../agent/run-result.js';
 import type { AssistantMessage, ChatMessage, ContentPart, ToolCall } from '../api/types/chat.js';
 import type { DocumentSource } from '../tools/tool.js';
-import { sourceDocumentChunk } from './to-ui-message-chunks.js';
+import { sourceDocumentChunk } from './source-document-chunk.js';
 import type { UIMessage, UIMessagePart, UIToolPart } from './ui-message.js';
 
 /** Options of `toUIMessages`. */
