@@ -9,6 +9,9 @@ import { ChatRequestError } from './web-error.js';
 /** How long the values of an idle chat stay: whether it reconnects, what its page saw of its last run. */
 const UI_VALUES_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** How long a run whose page went away (in a chat that resumes) waits for a reload to follow it again. */
+const RELOAD_GRACE_MS = 1_500;
+
 /** How long a message waits for another page's answer in progress before it is refused. */
 const PAGE_WAIT_MS = 3_000;
 
@@ -66,10 +69,30 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
     await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(run), { ttlMs: UI_VALUES_TTL_MS });
   }
 
-  /** A page stopped following `runId` after event `shownUpTo`: stop the run now unless the chat reconnects. */
+  /**
+   * A page stopped following `runId` after event `shownUpTo`: stop the run now unless the chat
+   * reconnects; if it does, stop it unless a page follows it again within `RELOAD_GRACE_MS` (a reload
+   * does; Stop does not, and the server cannot tell the two apart otherwise).
+   */
   async function pageLeft(chatId: string, runId: string, shownUpTo: number): Promise<void> {
     await update(chatId, runId, (run) => ({ ...run, shownUpTo: Math.max(shownUpTo, run.shownUpTo ?? -1) }));
-    if (!(await resumes(chatId))) await sessions.stop(runId);
+    if (!(await resumes(chatId))) {
+      await sessions.stop(runId);
+      return;
+    }
+    const timer = setTimeout(() => void stopUnfollowed(chatId, runId).catch(() => {}), RELOAD_GRACE_MS);
+    timer.unref?.();
+  }
+
+  async function stopUnfollowed(chatId: string, runId: string): Promise<void> {
+    const last = (await lastOf(chatId)).value;
+    if (last?.runId !== runId || last.shownUpTo === undefined) return;
+    if (!runIsOver(await sessions.runInfo(runId))) await sessions.stop(runId);
+  }
+
+  /** A page follows `runId` again (a reload resumed it): it is no longer left. */
+  async function followed(chatId: string, runId: string): Promise<void> {
+    await update(chatId, runId, ({ shownUpTo: _, ...run }) => run);
   }
 
   /** A page was shown `runId` to its end (a relay that reached it, or the stored history after it ended). */
@@ -203,6 +226,7 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
     markResumes,
     begin,
     pageLeft,
+    followed,
     shownAll,
     settleLast,
     takeLastQuestion,

@@ -102,6 +102,8 @@ async function getStream(context: UIRoutesContext, clientId: string): Promise<Re
   if (active === undefined || runIsOver(await sessions.runInfo(active)))
     return new Response(null, { status: 204 });
   const last = (await uiRuns.lastOf(chatId)).value;
+  // A reload follows the run again: it is not to be stopped as a page that left.
+  if (last?.runId === active) await uiRuns.followed(chatId, active);
   return streamUI(context, clientId, last?.runId === active ? last : { runId: active });
 }
 
@@ -125,7 +127,12 @@ async function getMessages(context: UIRoutesContext, clientId: string): Promise<
   }
   // The question of the turn in progress is not in the session yet: the resumed stream shows its answer.
   if (run && view?.activeRunId === run.runId) messages.push(...run.input);
-  else if (run?.shownUpTo !== undefined) await uiRuns.shownAll(chatId, run.runId);
+  else if (run?.shownUpTo !== undefined) {
+    // The run ended after its page left (Stop): the session keeps what that page showed, and the
+    // reload shows exactly that.
+    await uiRuns.settleLast(chatId);
+    messages = await context.store.getItems(chatId);
+  }
   const pendingApprovals = (view?.pendingApprovals ?? []).map((call) => ({
     toolCallId: call.toolCallId,
     toolName: call.toolName,

@@ -248,6 +248,34 @@ describe.runIf(chromiumAvailable()).each(MAJORS.map((m) => m.major))(
       });
     });
 
+    describe('when Stop is pressed with resume on (point 1)', () => {
+      it('should stop the server run (no tool runs), and a reload shows exactly what the page showed', async () => {
+        weatherRuns = 0;
+        env.emu.script([{ ...slowAnswerThenWeather(), fault: { dripMs: 500 } }]);
+        const page = await openChat('stop-resume');
+        await ask(page, 'Tell me a long story');
+        await lastAnswer(page).locator('.text', { hasText: 'word6' }).waitFor();
+        await page.locator('#stop').click();
+        await expect.poll(() => status(page)).toBe('ready');
+        const shown = (await lastAnswer(page).locator('.text').textContent()) ?? '';
+        await expect
+          .poll(
+            async () =>
+              ((await (await fetch(`${url}/api/sessions/stop-resume`)).json()) as { activeRunId: unknown })
+                .activeRunId,
+            { timeout: 15_000 },
+          )
+          .toBeNull();
+        expect(weatherRuns).toBe(0);
+        await page.reload();
+        await lastAnswer(page).locator('.text').waitFor();
+        await expect.poll(() => status(page)).toBe('ready');
+        expect(await lastAnswer(page).locator('.text').textContent()).toBe(shown);
+        expect(await page.locator('#error').count()).toBe(0);
+        await page.context().close();
+      });
+    });
+
     describe('when Regenerate is pressed', () => {
       it('should replace the last answer, on the page and in the history', async () => {
         env.emu.script([
