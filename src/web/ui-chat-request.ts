@@ -10,9 +10,16 @@ import { ChatRequestError } from './web-error.js';
  * place of the last answer (`regenerate()`), or resume after approval responses.
  */
 export type UIChatRequest =
-  | { sessionId: string; kind: 'message'; content: string | ContentPart[] }
-  | { sessionId: string; kind: 'regenerate' }
+  | { sessionId: string; kind: 'message'; content: string | ContentPart[]; page: PageMessage[] }
+  | { sessionId: string; kind: 'regenerate'; page: PageMessage[] }
   | { sessionId: string; kind: 'decisions'; decisions: ApprovalDecision[] };
+
+/** A message of the page's history, as far as lining it up with the server's needs: id, role, text. */
+export interface PageMessage {
+  id: unknown;
+  role: unknown;
+  text: string;
+}
 
 interface UIPart {
   type?: unknown;
@@ -46,7 +53,7 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
       status: 400,
       message: 'messages: must be a non-empty array of UI messages',
     });
-  if (trigger === 'regenerate-message') return { sessionId: id, kind: 'regenerate' };
+  if (trigger === 'regenerate-message') return { sessionId: id, kind: 'regenerate', page: pageOf(messages) };
   const at = messages.length - 1;
   const last = messages[at] as { role?: unknown; parts?: unknown };
   if (!isObject(last))
@@ -60,7 +67,8 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
       status: 400,
       message: `messages[${at}].parts[${badPart}]: must be an object (its approval too)`,
     });
-  if (last.role === 'user') return { sessionId: id, kind: 'message', content: uiUserContent(parts, at) };
+  if (last.role === 'user')
+    return { sessionId: id, kind: 'message', content: uiUserContent(parts, at), page: pageOf(messages) };
   const decisions = parts
     .filter((part) => part.state === 'approval-responded' && typeof part.toolCallId === 'string')
     .map((part): ApprovalDecision => {
@@ -98,6 +106,22 @@ export async function* uiFramesFromEvents(
   }
   if (!ended) yield { data: JSON.stringify({ type: 'error', errorText: INTERRUPTED_TEXT }) };
   yield { data: '[DONE]' };
+}
+
+/** The page's messages, each with its text (what a user message is recognised by when its id is the page's own). */
+function pageOf(messages: unknown[]): PageMessage[] {
+  return messages.map((message) => {
+    const { id, role, parts } = (isObject(message) ? message : {}) as {
+      id?: unknown;
+      role?: unknown;
+      parts?: unknown;
+    };
+    const text = (Array.isArray(parts) ? (parts as UIPart[]) : [])
+      .filter((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text as string)
+      .join('\n');
+    return { id, role, text };
+  });
 }
 
 const isObject = (value: unknown): value is object =>

@@ -13,6 +13,7 @@ import { toUIMessages } from './to-ui-messages.js';
 import { parseUIChatRequest, uiFramesFromEvents } from './ui-chat-request.js';
 import type { UIChatRun, UIChatRuns } from './ui-chat-runs.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
+import { followPageHistory } from './ui-page-history.js';
 import { jsonResponse } from './web-error.js';
 
 /** What the `useChat` routes need from the chat handler. */
@@ -67,6 +68,12 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
     return streamUI(context, parsed.sessionId, run);
   }
   await uiRuns.settleLast(sessionId);
+  // An edit or a regenerate of an older answer: the session drops what the page dropped.
+  const view = await sessions.describe(sessionId);
+  if (view && !view.activeRunId && view.pendingApprovals.length === 0) {
+    const kept = parsed.kind === 'regenerate' ? parsed.page.length : parsed.page.length - 1;
+    await followPageHistory(store, sessionId, parsed.page, kept);
+  }
   const taken = parsed.kind === 'regenerate' ? await uiRuns.takeLastQuestion(sessionId) : undefined;
   const input: ChatMessage[] =
     parsed.kind === 'regenerate' ? taken!.question : [{ role: 'user', content: parsed.content }];

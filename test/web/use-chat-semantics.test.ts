@@ -532,4 +532,59 @@ describe.each(MAJORS)('/api/ui with useChat of %s', (_major, sdk) => {
       }
     });
   });
+  describe('when the page edits an older message or regenerates an older answer (point 5)', () => {
+    const history = async (base: string, id: string) =>
+      (
+        (await (await fetch(`${base}/sessions/${id}`)).json()) as {
+          messages: Array<{ role: string; content: unknown }>;
+        }
+      ).messages.map((m) => m.content);
+
+    it('should drop from the history what the edit dropped from the page', async () => {
+      const { api, base } = await start();
+      env.emu.script([
+        { message: { content: 'A1' } },
+        { message: { content: 'A2' } },
+        { message: { content: 'A2 again' } },
+      ]);
+      const chat = openChat(sdk, api, 'chat-edit');
+      await chat.sendMessage({ text: 'Q1' });
+      await chat.sendMessage({ text: 'Q2' });
+      const q2 = chat.state.messages[2]!;
+      await chat.sendMessage({ text: 'Q2 edited', messageId: q2.id } as never);
+      expect(chat.state.error).toBeUndefined();
+      expect(chat.state.messages.map((m) => textOf(m))).toEqual(['Q1', 'A1', 'Q2 edited', 'A2 again']);
+      expect(await history(base, 'chat-edit')).toEqual(['Q1', 'A1', 'Q2 edited', 'A2 again']);
+      const restored = await restore(api, 'chat-edit');
+      expect(restored.map((m) => m.id)).toEqual(
+        chat.state.messages.map((m, i) => (i % 2 ? m.id : restored[i]!.id)),
+      );
+    });
+
+    it('should answer again the question of an older answer regenerate({ messageId }) names, dropping what came after', async () => {
+      const { api, base } = await start();
+      env.emu.script([
+        { message: { content: 'A1' } },
+        { message: { content: 'A2' } },
+        { message: { content: 'A1 again' } },
+      ]);
+      const chat = openChat(sdk, api, 'chat-regen-old');
+      await chat.sendMessage({ text: 'Q1' });
+      await chat.sendMessage({ text: 'Q2' });
+      await chat.regenerate({ messageId: chat.state.messages[1]!.id });
+      expect(chat.state.error).toBeUndefined();
+      expect(chat.state.messages.map((m) => textOf(m))).toEqual(['Q1', 'A1 again']);
+      expect(await history(base, 'chat-regen-old')).toEqual(['Q1', 'A1 again']);
+    });
+
+    it('should keep the history when the page posts only its last message', async () => {
+      const { api, base } = await start();
+      env.emu.script([{ message: { content: 'A1' } }, { message: { content: 'A2' } }]);
+      const chat = openChat(sdk, api, 'chat-last-only');
+      await chat.sendMessage({ text: 'Q1' });
+      const response = await postMessage(api, 'chat-last-only', 'Q2');
+      await response.text();
+      expect(await history(base, 'chat-last-only')).toEqual(['Q1', 'A1', 'Q2', 'A2']);
+    });
+  });
 });
