@@ -40,6 +40,8 @@ export interface ToolCallEvent {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** Set when the call cannot run (arguments that fail the schema, an unknown tool): a `tool-error` follows. */
+  invalid?: true;
 }
 /** A function call finished; `output` is what the tool returned. */
 export interface ToolResultEvent {

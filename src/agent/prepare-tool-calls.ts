@@ -33,7 +33,13 @@ export function prepareToolCalls(
     const text = call.function.arguments;
     const parsed = toolSet.functions.get(toolName)?.parseArguments(text);
     const input = parsed?.ok ? parsed.value : text;
-    emit?.({ type: 'tool-call', toolCallId: call.id, toolName, input });
+    emit?.({
+      type: 'tool-call',
+      toolCallId: call.id,
+      toolName,
+      input,
+      ...(parsed?.ok ? {} : { invalid: true }),
+    });
     const pending: PendingToolCall = {
       toolCallId: call.id,
       toolName,

@@ -1,6 +1,8 @@
+import { toAgentEventJson } from '../agent/agent-event-json.js';
 import type { RunRecord, Store } from '../agent/durable/store.js';
 import type { RunResult } from '../agent/run-result.js';
 import type { WorkerRunObserver, WorkerRunStatus } from '../queue/start-worker.js';
+import { type ChatCallNotes, createCallNotesCollector } from './chat-call-notes.js';
 import {
   type ChatRunInfo,
   type ChatStateStore,
@@ -48,15 +50,17 @@ export function chatRunObserver(
     const run = { runId, agentRunId, sessionId: info.sessionId };
     let shown = '';
     let ended: WorkerRunStatus | undefined;
+    const notes = createCallNotesCollector();
     return {
       onEvent(event) {
         if (event.type === 'text-delta') shown += event.text;
+        else if (event.type === 'tool-error' || event.type === 'source') notes.add(toAgentEventJson(event));
       },
       // Before the run's last event is appended: a client acting on it finds the session settled.
       async onEnd({ status, record }) {
         clearInterval(timer);
         ended = status;
-        await settleWorkerChatRun(store, run, status, record, shown);
+        await settleWorkerChatRun(store, run, status, record, shown, notes.get());
       },
       // After it: the outcome tells the relays that nothing more comes.
       async onRelease() {
@@ -78,6 +82,7 @@ export async function settleWorkerChatRun(
   status: WorkerRunStatus,
   record: RunRecord | undefined,
   shown: string,
+  notes?: ChatCallNotes,
 ): Promise<void> {
   const { runId, agentRunId, sessionId } = run;
   // A new turn's input is its own (a continuation's was kept when it paused).
@@ -93,6 +98,7 @@ export async function settleWorkerChatRun(
     outcome: status,
     result: paused,
     shown,
+    notes,
   });
 }
 

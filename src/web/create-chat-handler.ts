@@ -23,6 +23,7 @@ import { handleNodeRequest, requestPathname } from './handle-node-request.js';
 import { inProcessChatRunner } from './in-process-chat-runner.js';
 import { queueChatRunner } from './queue-chat-runner.js';
 import { defaultMaxBodyBytes, readJsonObject } from './request-body.js';
+import type { UIMessageChunkOptions } from './to-ui-message-chunks.js';
 import { createUIChatRuns } from './ui-chat-runs.js';
 import { routeUI } from './ui-routes.js';
 import { ChatRequestError, errorResponse, jsonResponse } from './web-error.js';
@@ -71,6 +72,12 @@ export interface ChatHandlerOptions {
   maxBodyBytes?: number;
   /** Told about a failure of the handler itself, which is answered 500. @default console.error */
   onError?: (error: unknown) => void;
+  /**
+   * The `useChat` routes' stream: `messageMetadata({ event })` adds to each message's metadata (by
+   * default `{ runId }` on start, `{ finishReason, usage }` on finish); `onError(error)` is the text an
+   * `error` chunk shows (default `'An error occurred.'`, as the AI SDK: upstream messages stay hidden).
+   */
+  ui?: Pick<UIMessageChunkOptions, 'messageMetadata' | 'onError'>;
   /** Test seams. */
   _internal?: { generateId?: () => string };
 }
@@ -182,7 +189,16 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const path = url.pathname.slice(base.length);
     const method = request.method;
     if (path === '/chat' && method === 'POST') return postChat(request, owner);
-    const ui = await routeUI({ sessions, uiRuns, store, sse, maxBodyBytes, owner }, request, path);
+    const uiContext = {
+      sessions,
+      uiRuns,
+      store,
+      sse,
+      maxBodyBytes,
+      owner,
+      ...(options.ui ? { ui: options.ui } : {}),
+    };
+    const ui = await routeUI(uiContext, request, path);
     if (ui) return ui;
     const run = /^\/runs\/([\w.-]+)\/(approvals|events|stop)$/.exec(path);
     if (run?.[2] === 'approvals' && method === 'POST') return postApprovals(request, run[1]!, owner);

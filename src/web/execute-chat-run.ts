@@ -6,6 +6,7 @@ import { RunState } from '../agent/run-state.js';
 import type { RunStateJson } from '../agent/run-state-schema.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { applyDecisions } from './apply-decisions.js';
+import { type ChatCallNotes, createCallNotesCollector, saveCallNotes } from './chat-call-notes.js';
 import { ChatEventLogWriter } from './chat-event-log-writer.js';
 import { type ChatOwner, clientSessionId } from './chat-owner.js';
 import type { ChatRunContinue, ChatRunStart } from './chat-runner.js';
@@ -18,6 +19,7 @@ import {
   readJsonValue,
   trySignal,
 } from './chat-state.js';
+import { type UIChunkWriter, uiChunkWriter } from './ui-chunk-writer.js';
 
 /** What a `ChatAgent` factory is told of the run it builds the agent for. */
 export interface ChatAgentContext {
@@ -27,6 +29,12 @@ export interface ChatAgentContext {
   vision: boolean;
   /** Who the run acts for (`authorize`'s answer): build tools that reach only this user's data. */
   owner: ChatOwner | undefined;
+  /**
+   * Writes chunks of the AI SDK's UI message stream into the run (`data-*` parts, transient or not,
+   * `file`, `source-url`, `message-metadata`), in order with its events: a `useChat` page gets them on
+   * `/api/ui`, live or on a reconnect, on any server. `/api/chat` streams them as `ui-chunk` events.
+   */
+  ui: UIChunkWriter;
 }
 
 /**
@@ -96,12 +104,16 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   const held: string[] = [];
   let outcome: ChatRunOutcome = 'failed';
   let result: RunResult<unknown> | undefined;
+  const notes = createCallNotesCollector();
+  const ui = uiChunkWriter((data) => (held.length > 0 ? held.push(data) : log.push(data)));
   try {
-    const stream = await startStream(options, abort.signal);
+    const stream = await startStream(options, abort.signal, ui);
     try {
       for await (const event of stream) {
         if (event.type === 'text-delta') shown += event.text;
-        const data = JSON.stringify(toAgentEventJson(event));
+        const json = toAgentEventJson(event);
+        notes.add(json);
+        const data = JSON.stringify(json);
         if (held.length > 0 || TERMINAL_EVENTS.has(event.type)) held.push(data);
         else log.push(data);
       }
@@ -121,8 +133,9 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
     await unsubscribe?.().catch(() => {});
   }
   if (!result && stopped) outcome = 'stopped';
+  ui.close();
   await log.flush();
-  await settleChatRun({ store, run, outcome, result, shown });
+  await settleChatRun({ store, run, outcome, result, shown, notes: notes.get() });
   for (const data of held) log.push(data);
   await log.flush();
   await lease.end(outcome, outcome === 'interrupted' ? undefined : keepEndedRunsMs);
@@ -145,10 +158,14 @@ export async function settleChatRun(options: {
   outcome: ChatRunOutcome;
   result: RunResult<unknown> | undefined;
   shown: string;
+  /** What the session's messages cannot say of the run's calls (failures, sources). */
+  notes?: ChatCallNotes | undefined;
 }): Promise<void> {
   const { store, run, outcome, result, shown } = options;
   const { runId, sessionId } = run;
-  if (outcome === 'stopped') await keepShown(store, run, shown);
+  // A failed turn (a model error) keeps its question and what was shown, as the page still shows them.
+  if (outcome === 'stopped' || outcome === 'failed') await keepShown(store, run, shown);
+  if (options.notes) await saveCallNotes(store, sessionId, options.notes).catch(() => {});
   if (outcome === 'interrupted' && result) {
     const paused: PausedChatRun = {
       runId,
@@ -169,18 +186,19 @@ export async function settleChatRun(options: {
 async function startStream(
   options: ExecuteChatRunOptions,
   signal: AbortSignal,
+  ui: UIChunkWriter,
 ): Promise<AgentStream<unknown>> {
   const { store, run, agent } = options;
   if (run.kind === 'start') {
     const history = await store.getItems(run.sessionId);
-    const resolved = await agentFor(agent, run, [...history, ...run.messages]);
+    const resolved = await agentFor(agent, run, [...history, ...run.messages], ui);
     return resolved.stream(run.messages, { runId: run.runId, session: run.sessionId, store, signal });
   }
   const record = await store.getRun(run.pausedRunId);
   if (record?.status !== 'interrupted')
     throw new Error(`Run ${run.pausedRunId} is not paused for approvals.`);
   const messages = ((record.state as { messages?: ChatMessage[] }).messages ?? []) as ChatMessage[];
-  const resolved = await agentFor(agent, run, messages);
+  const resolved = await agentFor(agent, run, messages, ui);
   const state = RunState.fromJSON(record.state as unknown as RunStateJson, resolved);
   applyDecisions(state, run.decisions);
   return resolved.stream(state, { runId: run.pausedRunId, store, signal });
@@ -190,11 +208,12 @@ async function agentFor(
   agent: ChatAgent,
   run: ExecuteChatRunOptions['run'],
   messages: readonly ChatMessage[],
+  ui: UIChunkWriter,
 ) {
   if (typeof agent !== 'function') return agent;
   const { owner } = run;
   const sessionId = clientSessionId(owner, run.sessionId) ?? run.sessionId;
-  return agent({ sessionId, vision: holdsImage(messages), owner });
+  return agent({ sessionId, vision: holdsImage(messages), owner, ui });
 }
 
 /** True when a message of the conversation carries an image. */

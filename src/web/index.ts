@@ -8,6 +8,7 @@ export { toAgentEventJson } from '../agent/agent-event-json.js';
 export type { SseFrame } from '../agent/server-sse/sse-frame.js';
 export type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 export type { ApprovalDecision } from './apply-decisions.js';
+export { type ChatCallNotes, readCallNotes } from './chat-call-notes.js';
 export type { AuthorizeVerdict, ChatOwner } from './chat-owner.js';
 export { type ChatRunObserverOptions, chatRunObserver } from './chat-run-observer.js';
 export type { ChatRunContinue, ChatRunner, ChatRunStart } from './chat-runner.js';
@@ -36,13 +37,22 @@ export {
   queueChatRunner,
 } from './queue-chat-runner.js';
 export { type RelayRunEventsOptions, relayRunEvents } from './relay-run-events.js';
-export { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
+export {
+  createUIMessageChunkMapper,
+  DECLINED_TEXT,
+  MASKED_ERROR_TEXT,
+  toUIUsage,
+  type UIChunkLogEvent,
+  type UIMessageChunkOptions,
+} from './to-ui-message-chunks.js';
 export {
   pipeUIMessageStream,
   toUIMessageStreamResponse,
   type UIMessageStreamOptions,
 } from './to-ui-message-stream-response.js';
 export { type ToUIMessagesOptions, toUIMessages } from './to-ui-messages.js';
+export { INTERRUPTED_TEXT } from './ui-chat-request.js';
+export type { UIChunkWriter, UIWritableChunk } from './ui-chunk-writer.js';
 export type { UIMessage, UIMessagePart, UIToolPart } from './ui-message.js';
 export { UI_MESSAGE_STREAM_HEADERS, type UIFinishReason, type UIMessageChunk } from './ui-message-chunk.js';
 export { ChatRequestError } from './web-error.js';

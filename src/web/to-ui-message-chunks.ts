@@ -1,14 +1,44 @@
 import type { AgentEventJson } from '../agent/agent-event-json.js';
 import { ToolApprovalError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
+import type { AgentUsage } from '../agent/usage.js';
 import type { FinishReason } from '../api/types/chat.js';
 import { safeErrorMessage } from '../tools/safe-error-message.js';
+import { sourceDocumentChunk } from './source-document-chunk.js';
 import type { UIFinishReason, UIMessageChunk } from './ui-message-chunk.js';
 
 /** Options of `createUIMessageChunkMapper`. */
 export interface UIMessageChunkOptions {
   /** The id of the assistant message, sent in the `start` chunk. */
   messageId?: string;
+  /** Pending approvals the user's new message declined: said after `start` (a `data-declined-approvals` part). */
+  declinedApprovals?: readonly string[];
+  /** The chat run the events come from, named in the `start` chunk's metadata. */
+  runId?: string;
+  /**
+   * More metadata for the message, asked on `start`, `finish-step` and `finish` (as the AI SDK's
+   * `messageMetadata({ part })`), merged over the defaults: `{ runId }` on start, `{ finishReason, usage }`
+   * on finish. Answer `undefined` to add nothing.
+   */
+  messageMetadata?: (info: { event: AgentEventJson | AgentEvent }) => Record<string, unknown> | undefined;
+  /**
+   * The text an `error` chunk shows for the run's failure. @default () => 'An error occurred.' (as the AI
+   * SDK's `onError`: an upstream message is not shown to the browser unless you choose to).
+   */
+  onError?: (error: { name: string; message: string }) => string;
+}
+
+/** What the `data-declined-approvals` part says. */
+export const DECLINED_TEXT =
+  'The pending tool calls were declined: you wrote a new message instead of deciding.';
+
+/** The text of an `error` chunk unless `onError` says otherwise (the AI SDK's default). */
+export const MASKED_ERROR_TEXT = 'An error occurred.';
+
+/** A UI chunk a backend wrote into a run's log (`ChatAgentContext.ui`), passed to the page as is. */
+export interface UIChunkLogEvent {
+  type: 'ui-chunk';
+  chunk: UIMessageChunk;
 }
 
 const FINISH_REASONS: Record<string, UIFinishReason> = {
@@ -17,6 +47,16 @@ const FINISH_REASONS: Record<string, UIFinishReason> = {
   content_filter: 'content-filter',
   tool_calls: 'tool-calls',
 };
+
+/** A usage in the AI SDK's `LanguageModelUsage` names. */
+export function toUIUsage(usage: AgentUsage): Record<string, number> {
+  return {
+    inputTokens: usage.promptTokens,
+    outputTokens: usage.completionTokens,
+    totalTokens: usage.totalTokens,
+    cachedInputTokens: usage.cachedTokens,
+  };
+}
 
 /** The AI SDK finish reason of a service finish reason. */
 export function toUIFinishReason(reason: FinishReason | null): UIFinishReason {
@@ -35,6 +75,8 @@ export function toUIFinishReason(reason: FinishReason | null): UIFinishReason {
 export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) {
   let open: { kind: 'text' | 'reasoning'; id: string } | undefined;
   let parts = 0;
+  /** A step is announced with its first chunk: a step that fails before any has no `start-step`. */
+  let step: 'none' | 'pending' | 'open' = 'none';
   /** Calls whose input the client has seen: an error of any other call is an input error. */
   const announced = new Set<string>();
   /** Calls of sub-agents started in this stream (their outcomes stay inside the agent tool). */
@@ -56,9 +98,23 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
     out.push({ type: `${kind}-delta`, id: open.id, delta: text });
   };
 
+  const metadata = (event: AgentEvent | AgentEventJson, defaults: Record<string, unknown>) => {
+    const more = options.messageMetadata?.({ event });
+    const merged = { ...defaults, ...(more ?? {}) };
+    return Object.keys(merged).length > 0 ? { messageMetadata: merged } : {};
+  };
+
   /** The chunks of one event (often one, sometimes none or a few). */
-  return function map(event: AgentEvent | AgentEventJson): UIMessageChunk[] {
+  return function map(event: AgentEvent | AgentEventJson | UIChunkLogEvent): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
+    if (event.type === 'ui-chunk') {
+      out.push(event.chunk);
+      return out;
+    }
+    if (step === 'pending' && !STEPLESS.has(event.type)) {
+      out.push({ type: 'start-step' });
+      step = 'open';
+    }
     if (event.type === 'text-delta') delta(out, 'text', event.text);
     else if (event.type === 'reasoning-delta') delta(out, 'reasoning', event.text);
     else {
@@ -71,10 +127,20 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
   function mapOther(event: AgentEvent | AgentEventJson, out: UIMessageChunk[]): void {
     switch (event.type) {
       case 'start':
-        out.push(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
+        out.push({
+          type: 'start',
+          ...(options.messageId ? { messageId: options.messageId } : {}),
+          ...metadata(event, options.runId ? { runId: options.runId } : {}),
+        });
+        if (options.declinedApprovals?.length)
+          out.push({
+            type: 'data-declined-approvals',
+            data: { toolCallIds: options.declinedApprovals, text: DECLINED_TEXT },
+          });
         return;
       case 'start-step':
-        out.push({ type: 'start-step' });
+        if (step === 'open') out.push({ type: 'finish-step' });
+        step = 'pending';
         return;
       case 'tool-input-start':
         out.push({ type: 'tool-input-start', toolCallId: event.toolCallId, toolName: event.toolName });
@@ -83,6 +149,8 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         out.push({ type: 'tool-input-delta', toolCallId: event.toolCallId, inputTextDelta: event.delta });
         return;
       case 'tool-call':
+        // Arguments that did not parse (or an unknown tool): its `tool-error` says so as `tool-input-error`.
+        if ('invalid' in event && event.invalid) return;
         announced.add(event.toolCallId);
         out.push({ type: 'tool-input-available', ...pick(event) });
         return;
@@ -129,27 +197,34 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         return;
       }
       case 'source':
-        out.push({
-          type: 'source-document',
-          sourceId: event.id,
-          mediaType: mediaTypeOf(event.title),
-          title: event.title,
-          filename: event.title,
-          providerMetadata: { svc: { fileId: event.fileId } },
-        });
+        out.push(sourceDocumentChunk(event));
         return;
       case 'sub-agent':
         mapSubAgent(event.toolCallId, event.event, out);
         return;
       case 'finish-step':
+        // A continuation's first step began in the run before it: its end is not this stream's to close.
+        if (step === 'none') return;
+        if (step === 'pending') out.push({ type: 'start-step' });
+        step = 'none';
         out.push({ type: 'finish-step' });
         return;
-      case 'finish':
-        out.push({ type: 'finish', finishReason: toUIFinishReason(event.finishReason) });
+      case 'finish': {
+        const finishReason = toUIFinishReason(event.finishReason);
+        const usage = 'usage' in event && event.usage ? toUIUsage(event.usage) : undefined;
+        out.push({
+          type: 'finish',
+          finishReason,
+          ...metadata(event, { finishReason, ...(usage ? { usage } : {}) }),
+        });
         return;
-      case 'error':
-        out.push({ type: 'error', errorText: errorTextOf(event.error) });
+      }
+      case 'error': {
+        step = 'none';
+        const error = { name: errorNameOf(event.error), message: errorTextOf(event.error) };
+        out.push({ type: 'error', errorText: options.onError?.(error) ?? MASKED_ERROR_TEXT });
         return;
+      }
       case 'abort':
         out.push(
           event.reason === undefined
@@ -219,6 +294,14 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
   }
 }
 
+/** The events that open no step: a step that ends in them showed nothing. */
+const STEPLESS = new Set(['start-step', 'error', 'abort', 'finish', 'model-fallback', 'context-overflow']);
+
+function errorNameOf(error: unknown): string {
+  const name = (error as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : 'Error';
+}
+
 /** The message of an error, live or serialised (`{ name, message }`). */
 function errorTextOf(error: unknown): string {
   if (!(error instanceof Error) && typeof (error as { message?: unknown } | null)?.message === 'string')
@@ -228,28 +311,6 @@ function errorTextOf(error: unknown): string {
 
 function pick(event: { toolCallId: string; toolName: string; input: unknown }) {
   return { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
-}
-
-const MEDIA_TYPES: Record<string, string> = {
-  md: 'text/markdown',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  html: 'text/html',
-  xml: 'application/xml',
-  pdf: 'application/pdf',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-};
-
-/** The media type a `source-document` part needs, from the file name (the service does not send one). */
-function mediaTypeOf(fileName: string): string {
-  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
-  return MEDIA_TYPES[extension] ?? 'application/octet-stream';
 }
 
 function parseArguments(text: string | undefined): unknown {

@@ -1,5 +1,7 @@
 import type { ToolApprovalItem } from '../agent/run-result.js';
 import type { AssistantMessage, ChatMessage, ContentPart, ToolCall } from '../api/types/chat.js';
+import type { DocumentSource } from '../tools/tool.js';
+import { sourceDocumentChunk } from './source-document-chunk.js';
 import type { UIMessage, UIMessagePart, UIToolPart } from './ui-message.js';
 
 /** Options of `toUIMessages`. */
@@ -10,6 +12,10 @@ export interface ToUIMessagesOptions {
    * not in the messages is added to the last answer (a stored session leaves a paused turn out).
    */
   pendingApprovals?: readonly ToolApprovalItem[];
+  /** The calls that failed, with the error text the live stream showed (`output-error`), by call id. */
+  toolErrors?: Readonly<Record<string, string>>;
+  /** The documents each call's result drew on (`source-document` parts after it), by call id. */
+  sources?: Readonly<Record<string, readonly DocumentSource[]>>;
 }
 
 /** The tool message of a call a human rejected starts so (the agent's `rejectionText`). */
@@ -50,7 +56,14 @@ export function toUIMessages(
     } else if (message.role === 'tool') {
       const call = calls.get(message.tool_call_id);
       const part = call?.message.parts[call.index];
-      if (call && part && isToolPart(part)) call.message.parts[call.index] = answered(part, message.content);
+      if (!call || !part || !isToolPart(part)) return;
+      const errorText = options.toolErrors?.[message.tool_call_id];
+      call.message.parts[call.index] =
+        errorText === undefined
+          ? answered(part, message.content)
+          : { ...base(part), state: 'output-error', input: part.input, errorText };
+      for (const source of options.sources?.[message.tool_call_id] ?? [])
+        call.message.parts.push(sourceDocumentChunk(source));
     }
   });
   // The paused turn, when the messages leave it out, becomes one more step of the last answer.

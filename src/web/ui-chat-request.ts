@@ -1,6 +1,8 @@
 import type { SseFrame } from '../agent/server-sse/sse-frame.js';
+import type { ContentPart } from '../api/types/chat.js';
 import type { ApprovalDecision } from './apply-decisions.js';
-import { createUIMessageChunkMapper } from './to-ui-message-chunks.js';
+import { createUIMessageChunkMapper, type UIMessageChunkOptions } from './to-ui-message-chunks.js';
+import { uiUserContent } from './ui-user-content.js';
 import { ChatRequestError } from './web-error.js';
 
 /**
@@ -8,9 +10,16 @@ import { ChatRequestError } from './web-error.js';
  * place of the last answer (`regenerate()`), or resume after approval responses.
  */
 export type UIChatRequest =
-  | { sessionId: string; kind: 'message'; text: string }
-  | { sessionId: string; kind: 'regenerate' }
+  | { sessionId: string; kind: 'message'; content: string | ContentPart[]; page: PageMessage[] }
+  | { sessionId: string; kind: 'regenerate'; page: PageMessage[] }
   | { sessionId: string; kind: 'decisions'; decisions: ApprovalDecision[] };
+
+/** A message of the page's history, as far as lining it up with the server's needs: id, role, text. */
+export interface PageMessage {
+  id: unknown;
+  role: unknown;
+  text: string;
+}
 
 interface UIPart {
   type?: unknown;
@@ -44,7 +53,7 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
       status: 400,
       message: 'messages: must be a non-empty array of UI messages',
     });
-  if (trigger === 'regenerate-message') return { sessionId: id, kind: 'regenerate' };
+  if (trigger === 'regenerate-message') return { sessionId: id, kind: 'regenerate', page: pageOf(messages) };
   const at = messages.length - 1;
   const last = messages[at] as { role?: unknown; parts?: unknown };
   if (!isObject(last))
@@ -58,18 +67,8 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
       status: 400,
       message: `messages[${at}].parts[${badPart}]: must be an object (its approval too)`,
     });
-  if (last.role === 'user') {
-    const text = parts
-      .filter((part) => part.type === 'text' && typeof part.text === 'string')
-      .map((part) => part.text as string)
-      .join('\n');
-    if (!text.trim())
-      throw new ChatRequestError({
-        status: 400,
-        message: `messages[${messages.length - 1}]: a user message needs text`,
-      });
-    return { sessionId: id, kind: 'message', text };
-  }
+  if (last.role === 'user')
+    return { sessionId: id, kind: 'message', content: uiUserContent(parts, at), page: pageOf(messages) };
   const decisions = parts
     .filter((part) => part.state === 'approval-responded' && typeof part.toolCallId === 'string')
     .map((part): ApprovalDecision => {
@@ -85,16 +84,44 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
   return { sessionId: id, kind: 'decisions', decisions };
 }
 
-/** A run's event frames (`AgentEventJson` data) as UI message stream frames, ending with `[DONE]`. */
+/** What a page is told when the run's log ends without its end: the server running it died. */
+export const INTERRUPTED_TEXT =
+  'The answer was interrupted: the server running it stopped. What was shown is kept; send the message again.';
+
+/**
+ * A run's event frames (`AgentEventJson` data) as UI message stream frames, ending with `[DONE]`. A log
+ * that ends without `finish`, `error` or `abort` (the run's process died and its lease ran out) ends with
+ * an `error` chunk, never a bare `[DONE]` that would look like a finished answer.
+ */
 export async function* uiFramesFromEvents(
   events: AsyncIterable<SseFrame>,
-  options: { messageId?: string } = {},
+  options: UIMessageChunkOptions = {},
 ): AsyncGenerator<SseFrame> {
   const map = createUIMessageChunkMapper(options);
+  let ended = false;
   for await (const frame of events) {
-    for (const chunk of map(JSON.parse(frame.data))) yield { data: JSON.stringify(chunk) };
+    const event = JSON.parse(frame.data) as { type: string };
+    if (event.type === 'finish' || event.type === 'error' || event.type === 'abort') ended = true;
+    for (const chunk of map(event as never)) yield { data: JSON.stringify(chunk) };
   }
+  if (!ended) yield { data: JSON.stringify({ type: 'error', errorText: INTERRUPTED_TEXT }) };
   yield { data: '[DONE]' };
+}
+
+/** The page's messages, each with its text (what a user message is recognised by when its id is the page's own). */
+function pageOf(messages: unknown[]): PageMessage[] {
+  return messages.map((message) => {
+    const { id, role, parts } = (isObject(message) ? message : {}) as {
+      id?: unknown;
+      role?: unknown;
+      parts?: unknown;
+    };
+    const text = (Array.isArray(parts) ? (parts as UIPart[]) : [])
+      .filter((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text as string)
+      .join('\n');
+    return { id, role, text };
+  });
 }
 
 const isObject = (value: unknown): value is object =>

@@ -9,6 +9,12 @@ import { ChatRequestError } from './web-error.js';
 /** How long the values of an idle chat stay: whether it reconnects, what its page saw of its last run. */
 const UI_VALUES_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** How long a run whose page went away (in a chat that resumes) waits for a reload to follow it again. */
+const RELOAD_GRACE_MS = 1_500;
+
+/** How long a message waits for another page's answer in progress before it is refused. */
+const PAGE_WAIT_MS = 3_000;
+
 /**
  * The last run a `useChat` page asked for in a chat (the value `chat:ui:last:<chatId>`): enough to put
  * in its session only what the page showed, when the page went away before the run ended.
@@ -20,6 +26,10 @@ export interface UIChatRun {
   before: number;
   /** The run's input (the user's message): the question of a turn still in progress. */
   input: ChatMessage[];
+  /** The id of the assistant message the run's stream starts (`start.messageId`). */
+  messageId?: string;
+  /** The pending approvals the run's message declined (said in its stream). */
+  declined?: string[];
   /** Set when the page went away before the run ended: the last event id it was sent. */
   shownUpTo?: number;
 }
@@ -59,10 +69,30 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
     await store.setValueIf(uiKeys.last(chatId), version, JSON.stringify(run), { ttlMs: UI_VALUES_TTL_MS });
   }
 
-  /** A page stopped following `runId` after event `shownUpTo`: stop the run now unless the chat reconnects. */
+  /**
+   * A page stopped following `runId` after event `shownUpTo`: stop the run now unless the chat
+   * reconnects; if it does, stop it unless a page follows it again within `RELOAD_GRACE_MS` (a reload
+   * does; Stop does not, and the server cannot tell the two apart otherwise).
+   */
   async function pageLeft(chatId: string, runId: string, shownUpTo: number): Promise<void> {
     await update(chatId, runId, (run) => ({ ...run, shownUpTo: Math.max(shownUpTo, run.shownUpTo ?? -1) }));
-    if (!(await resumes(chatId))) await sessions.stop(runId);
+    if (!(await resumes(chatId))) {
+      await sessions.stop(runId);
+      return;
+    }
+    const timer = setTimeout(() => void stopUnfollowed(chatId, runId).catch(() => {}), RELOAD_GRACE_MS);
+    timer.unref?.();
+  }
+
+  async function stopUnfollowed(chatId: string, runId: string): Promise<void> {
+    const last = (await lastOf(chatId)).value;
+    if (last?.runId !== runId || last.shownUpTo === undefined) return;
+    if (!runIsOver(await sessions.runInfo(runId))) await sessions.stop(runId);
+  }
+
+  /** A page follows `runId` again (a reload resumed it): it is no longer left. */
+  async function followed(chatId: string, runId: string): Promise<void> {
+    await update(chatId, runId, ({ shownUpTo: _, ...run }) => run);
   }
 
   /** A page was shown `runId` to its end (a relay that reached it, or the stored history after it ended). */
@@ -80,12 +110,36 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
   }
 
   /**
+   * The chat's last run once no page follows it: a page still reading its answer (another tab) is never
+   * cut. Waits up to `PAGE_WAIT_MS` for that page to finish or leave (a Stop just before a send arrives
+   * after it), then refuses the message with a 409 that `useChat` shows as its error.
+   */
+  async function waitForPage(chatId: string) {
+    const deadline = Date.now() + PAGE_WAIT_MS;
+    for (;;) {
+      const read = await lastOf(chatId);
+      const last = read.value;
+      if (!last || last.shownUpTo !== undefined) return read;
+      const active = (await store.getValue(chatKeys.active(chatId))).value;
+      if (active !== last.runId || runIsOver(await sessions.runInfo(active))) return read;
+      if (Date.now() >= deadline)
+        throw new ChatRequestError({
+          status: 409,
+          message:
+            'id: an answer in this chat is still streaming to another page (a second tab?); wait for it to finish, or stop it there, then send again',
+          details: { activeRunId: active },
+        });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /**
    * Before the chat's next message: stops the page's last run if it still goes on, and puts back in the
    * session only what the page was shown of it. Answers whether a call waiting for approval was never
    * shown (the page could not decide it: the new message declines it).
    */
   async function settleLast(chatId: string): Promise<{ unseenApproval: boolean }> {
-    const { value: last, version } = await lastOf(chatId);
+    const { value: last, version } = await waitForPage(chatId);
     if (!last) return { unseenApproval: false };
     const active = (await store.getValue(chatKeys.active(chatId))).value;
     if (active === last.runId && !runIsOver(await sessions.runInfo(active))) await sessions.stop(active);
@@ -149,12 +203,36 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
     return { question: [items[at]!], taken: items.slice(at) };
   }
 
+  /**
+   * A run whose log ended without its end (its process died, its lease ran out): nothing else will put
+   * its question and what it showed in the session, so this does, once (any server may call it).
+   */
+  async function keepInterrupted(chatId: string, runId: string): Promise<void> {
+    const last = (await lastOf(chatId)).value;
+    if (last?.runId !== runId || last.before < 0) return;
+    const events = (await store.readRunEvents(runId)).map(
+      (event) => JSON.parse(event.data) as AgentEventJson,
+    );
+    await store.addItems(chatId, shownItems(last.input, events), { idempotencyKey: `stopped:${runId}` });
+  }
+
   /** Puts back what `takeLastQuestion` removed, when the answer again could not start (a 409): nothing is lost. */
   async function putBack(chatId: string, taken: ChatMessage[], attempt: string): Promise<void> {
     await store.addItems(chatId, taken, { idempotencyKey: `regenerate-undo:${attempt}` });
   }
 
-  return { lastOf, markResumes, begin, pageLeft, shownAll, settleLast, takeLastQuestion, putBack };
+  return {
+    lastOf,
+    markResumes,
+    begin,
+    pageLeft,
+    followed,
+    shownAll,
+    settleLast,
+    takeLastQuestion,
+    putBack,
+    keepInterrupted,
+  };
 }
 
 /** The operations of `createUIChatRuns`. */

@@ -4,10 +4,14 @@
  * Kept as our own types so that svc-agents does not depend on `ai`.
  */
 export type UIMessageChunk =
-  | { type: 'start'; messageId?: string }
+  | { type: 'start'; messageId?: string; messageMetadata?: unknown }
   | { type: 'start-step' }
   | { type: 'finish-step' }
-  | { type: 'finish'; finishReason?: UIFinishReason }
+  | { type: 'finish'; finishReason?: UIFinishReason; messageMetadata?: unknown }
+  | { type: 'message-metadata'; messageMetadata: unknown }
+  | { type: `data-${string}`; id?: string; data: unknown; transient?: boolean }
+  | { type: 'file'; url: string; mediaType: string }
+  | { type: 'source-url'; sourceId: string; url: string; title?: string }
   | { type: 'abort'; reason?: string }
   | { type: 'error'; errorText: string }
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string }

@@ -18,6 +18,14 @@ export type UIMessagePart =
   | { type: 'reasoning'; text: string; state?: 'done' }
   | { type: 'file'; mediaType: string; url: string }
   | { type: 'step-start' }
+  | {
+      type: 'source-document';
+      sourceId: string;
+      mediaType: string;
+      title: string;
+      filename?: string;
+      providerMetadata?: Record<string, Record<string, string>>;
+    }
   | UIToolPart;
 
 /** A tool call with where it stands (`type` is `tool-<name>`, as `useChat` names a tool's part). */

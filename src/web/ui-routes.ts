@@ -3,14 +3,17 @@ import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 import { toSseResponse } from '../agent/server-sse/sse-writer.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { readCallNotes } from './chat-call-notes.js';
 import { type ChatOwner, ownedSessionId } from './chat-owner.js';
 import type { ChatSessions } from './chat-sessions.js';
 import { type ChatStateStore, chatKeys, runIsOver } from './chat-state.js';
 import { readJsonObject } from './request-body.js';
+import type { UIMessageChunkOptions } from './to-ui-message-chunks.js';
 import { toUIMessages } from './to-ui-messages.js';
 import { parseUIChatRequest, uiFramesFromEvents } from './ui-chat-request.js';
-import type { UIChatRuns } from './ui-chat-runs.js';
+import type { UIChatRun, UIChatRuns } from './ui-chat-runs.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
+import { followPageHistory } from './ui-page-history.js';
 import { jsonResponse } from './web-error.js';
 
 /** What the `useChat` routes need from the chat handler. */
@@ -23,6 +26,8 @@ export interface UIRoutesContext {
   maxBodyBytes: number;
   /** Who the request acts for: the chat id is namespaced by it. */
   owner: ChatOwner | undefined;
+  /** How events become chunks: message metadata, the text of errors. */
+  ui?: Pick<UIMessageChunkOptions, 'messageMetadata' | 'onError'>;
 }
 
 /**
@@ -55,18 +60,32 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
   const sessionId = ownedSessionId(context.owner, parsed.sessionId);
   if (parsed.kind === 'decisions') {
     const runId = await sessions.continuePaused(sessionId, parsed.decisions, undefined, context.owner);
-    await uiRuns.begin(sessionId, { runId, before: -1, input: [] });
-    return streamUI(context, parsed.sessionId, runId);
+    // The answer goes on in the message that asked: its id, as a restore names it.
+    const items = await store.getItems(sessionId);
+    const messageId = `msg-${items.findLastIndex((item) => item.role === 'user') + 1}`;
+    const run = { runId, before: -1, input: [], messageId };
+    await uiRuns.begin(sessionId, run);
+    return streamUI(context, parsed.sessionId, run);
   }
-  const { unseenApproval } = await uiRuns.settleLast(sessionId);
+  await uiRuns.settleLast(sessionId);
+  // An edit or a regenerate of an older answer: the session drops what the page dropped.
+  const view = await sessions.describe(sessionId);
+  if (view && !view.activeRunId && view.pendingApprovals.length === 0) {
+    const kept = parsed.kind === 'regenerate' ? parsed.page.length : parsed.page.length - 1;
+    await followPageHistory(store, sessionId, parsed.page, kept);
+  }
   const taken = parsed.kind === 'regenerate' ? await uiRuns.takeLastQuestion(sessionId) : undefined;
   const input: ChatMessage[] =
-    parsed.kind === 'regenerate' ? taken!.question : [{ role: 'user', content: parsed.text }];
+    parsed.kind === 'regenerate' ? taken!.question : [{ role: 'user', content: parsed.content }];
+  // `useChat` has no way to answer a 409 for a pending approval: a new message declines it, and says so.
+  const pending =
+    parsed.kind === 'message' ? ((await sessions.describe(sessionId))?.pendingApprovals ?? []) : [];
+  const declined = pending.map((call) => call.toolCallId);
   const before = (await store.getItems(sessionId)).length;
   let runId: string;
   try {
     runId = await sessions.beginMessage(sessionId, input, {
-      rejectPending: unseenApproval,
+      rejectPending: declined.length > 0,
       owner: context.owner,
     });
   } catch (error) {
@@ -74,8 +93,11 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
     if (taken) await uiRuns.putBack(sessionId, taken.taken, randomUUID());
     throw error;
   }
-  await uiRuns.begin(sessionId, { runId, before, input });
-  return streamUI(context, parsed.sessionId, runId);
+  // The answer's id as a restore names it (`msg-<index of its first item>`): live and restored ids agree.
+  const messageId = `msg-${before + (declined.length > 0 ? 1 : 0) + input.length}`;
+  const run = { runId, before, input, messageId, ...(declined.length > 0 ? { declined } : {}) };
+  await uiRuns.begin(sessionId, run);
+  return streamUI(context, parsed.sessionId, run);
 }
 
 async function getStream(context: UIRoutesContext, clientId: string): Promise<Response> {
@@ -86,44 +108,84 @@ async function getStream(context: UIRoutesContext, clientId: string): Promise<Re
   const active = (await store.getValue(chatKeys.active(chatId))).value;
   if (active === undefined || runIsOver(await sessions.runInfo(active)))
     return new Response(null, { status: 204 });
-  return streamUI(context, clientId, active);
+  const last = (await uiRuns.lastOf(chatId)).value;
+  // A reload follows the run again: it is not to be stopped as a page that left.
+  if (last?.runId === active) await uiRuns.followed(chatId, active);
+  return streamUI(context, clientId, last?.runId === active ? last : { runId: active });
 }
 
 async function getMessages(context: UIRoutesContext, clientId: string): Promise<Response> {
   const { sessions, uiRuns } = context;
   const chatId = ownedSessionId(context.owner, clientId);
-  const [view, last] = await Promise.all([sessions.describe(chatId), uiRuns.lastOf(chatId)]);
-  const messages = view?.messages ?? [];
+  const [view, last, notes] = await Promise.all([
+    sessions.describe(chatId),
+    uiRuns.lastOf(chatId),
+    readCallNotes(context.store, chatId),
+  ]);
+  let messages = view?.messages ?? [];
   const run = last.value;
+  // The last run died with its process (no outcome, lease over) and no page followed it to its end.
+  if (run && !view?.activeRunId && run.before >= 0) {
+    const info = await sessions.runInfo(run.runId);
+    if (info && !info.outcome && runIsOver(info)) {
+      await uiRuns.keepInterrupted(chatId, run.runId);
+      messages = await context.store.getItems(chatId);
+    }
+  }
   // The question of the turn in progress is not in the session yet: the resumed stream shows its answer.
   if (run && view?.activeRunId === run.runId) messages.push(...run.input);
-  else if (run?.shownUpTo !== undefined) await uiRuns.shownAll(chatId, run.runId);
+  else if (run?.shownUpTo !== undefined) {
+    // The run ended after its page left (Stop): the session keeps what that page showed, and the
+    // reload shows exactly that.
+    await uiRuns.settleLast(chatId);
+    messages = await context.store.getItems(chatId);
+  }
   const pendingApprovals = (view?.pendingApprovals ?? []).map((call) => ({
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     input: call.arguments,
   }));
-  return jsonResponse(200, toUIMessages(messages, { pendingApprovals }), { 'cache-control': 'no-store' });
+  const restored = toUIMessages(messages, {
+    pendingApprovals,
+    toolErrors: notes.errors,
+    sources: notes.sources,
+  });
+  return jsonResponse(200, restored, { 'cache-control': 'no-store' });
 }
 
 /** The run's events from its start as a UI message stream, noting how far the page got if it leaves. */
-async function streamUI(context: UIRoutesContext, clientId: string, runId: string): Promise<Response> {
+async function streamUI(
+  context: UIRoutesContext,
+  clientId: string,
+  run: Pick<UIChatRun, 'runId' | 'messageId' | 'declined'>,
+): Promise<Response> {
+  const { runId } = run;
   const { sessions, uiRuns, sse, owner } = context;
   const chatId = ownedSessionId(owner, clientId);
   const { frames } = await sessions.events(runId, owner);
   let sent = -1;
   let ended = false;
+  let finished = false;
   async function* tracked(): AsyncGenerator<SseFrame> {
     for await (const frame of frames) {
       sent = Number(frame.id);
+      const { type } = JSON.parse(frame.data) as { type: string };
+      finished ||= type === 'finish' || type === 'error' || type === 'abort';
       yield frame;
     }
     ended = true;
+    // A log without its end: the run's process died. Its question and what was shown stay.
+    if (!finished) await uiRuns.keepInterrupted(chatId, runId).catch(() => {});
     await uiRuns.shownAll(chatId, runId).catch(() => {});
   }
   return toSseResponse(
     {
-      frames: uiFramesFromEvents(tracked()),
+      frames: uiFramesFromEvents(tracked(), {
+        ...context.ui,
+        runId,
+        ...(run.messageId ? { messageId: run.messageId } : {}),
+        ...(run.declined ? { declinedApprovals: run.declined } : {}),
+      }),
       onCancel: () => {
         if (!ended) void uiRuns.pageLeft(chatId, runId, sent).catch(() => {});
       },

@@ -56,14 +56,21 @@ const slowAnswerThenWeather = (): ScriptedAnswer => ({
   fault: { dripMs: 150 },
 });
 
-let bundled: Promise<string> | undefined;
-/** The `useChat` app of `use-chat-app/`, bundled once per file as a user's build would (React in production mode). */
-function bundleApp(): Promise<string> {
-  bundled ??= buildApp();
-  return bundled;
+/** The two majors the app is bundled against: `ai` 6 with `@ai-sdk/react` 3, `ai` 7 with `@ai-sdk/react` 4. */
+const MAJORS = [
+  { major: 'ai 6', alias: {} },
+  { major: 'ai 7', alias: { ai: 'ai-v7', '@ai-sdk/react': '@ai-sdk/react-v4' } },
+] as const;
+type Major = (typeof MAJORS)[number]['major'];
+
+const bundled = new Map<Major, Promise<string>>();
+/** The `useChat` app of `use-chat-app/`, bundled once per major as a user's build would (React in production mode). */
+function bundleApp(major: Major = 'ai 6'): Promise<string> {
+  if (!bundled.has(major)) bundled.set(major, buildApp(MAJORS.find((m) => m.major === major)!.alias));
+  return bundled.get(major)!;
 }
 
-async function buildApp(): Promise<string> {
+async function buildApp(alias: Record<string, string>): Promise<string> {
   const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [fileURLToPath(new URL('./use-chat-app/chat-app.tsx', import.meta.url))],
@@ -73,6 +80,8 @@ async function buildApp(): Promise<string> {
     platform: 'browser',
     target: 'es2022',
     jsx: 'automatic',
+    // Every import of `ai` (the app's and @ai-sdk/react's) goes to the major under test: one copy.
+    alias,
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'silent',
   });
@@ -83,17 +92,19 @@ const PAGE =
   '<!doctype html><meta charset="utf-8"><title>useChat</title><div id="root"></div><script type="module" src="/app.js"></script>';
 
 // A real browser on two cores shared with the rest of the suite: give each test more than the default.
-describe.runIf(chromiumAvailable())(
-  'a useChat app (@ai-sdk/react) on createChatHandler, in Chromium',
+describe.runIf(chromiumAvailable()).each(MAJORS.map((m) => m.major))(
+  'a useChat app (%s) on createChatHandler, in Chromium',
   { timeout: 60_000 },
-  () => {
+  (major) => {
     let handler: ChatHandler;
     let server: Server;
     let url: string;
     let browser: Browser;
 
     beforeAll(async () => {
-      const script = await bundleApp();
+      const script = await bundleApp(major);
+      // The bundle holds the major under test (its version string), not the other one.
+      expect(script).toContain(major === 'ai 7' ? '"7.0.' : '"6.0.');
       handler = createChatHandler({
         agent: new Agent({ client: env.client, model: 'svc-3.5-flash', tools: [weather, reminder] }),
       });
@@ -237,6 +248,34 @@ describe.runIf(chromiumAvailable())(
       });
     });
 
+    describe('when Stop is pressed with resume on (point 1)', () => {
+      it('should stop the server run (no tool runs), and a reload shows exactly what the page showed', async () => {
+        weatherRuns = 0;
+        env.emu.script([{ ...slowAnswerThenWeather(), fault: { dripMs: 500 } }]);
+        const page = await openChat('stop-resume');
+        await ask(page, 'Tell me a long story');
+        await lastAnswer(page).locator('.text', { hasText: 'word6' }).waitFor();
+        await page.locator('#stop').click();
+        await expect.poll(() => status(page)).toBe('ready');
+        const shown = (await lastAnswer(page).locator('.text').textContent()) ?? '';
+        await expect
+          .poll(
+            async () =>
+              ((await (await fetch(`${url}/api/sessions/stop-resume`)).json()) as { activeRunId: unknown })
+                .activeRunId,
+            { timeout: 15_000 },
+          )
+          .toBeNull();
+        expect(weatherRuns).toBe(0);
+        await page.reload();
+        await lastAnswer(page).locator('.text').waitFor();
+        await expect.poll(() => status(page)).toBe('ready');
+        expect(await lastAnswer(page).locator('.text').textContent()).toBe(shown);
+        expect(await page.locator('#error').count()).toBe(0);
+        await page.context().close();
+      });
+    });
+
     describe('when Regenerate is pressed', () => {
       it('should replace the last answer, on the page and in the history', async () => {
         env.emu.script([
@@ -256,6 +295,69 @@ describe.runIf(chromiumAvailable())(
           ['assistant', 'Second answer.'],
         ]);
         await page.context().close();
+      });
+    });
+
+    describe('when the model calls a tool with input its schema refuses (point 8)', () => {
+      it('should show the call failed, never announce it to onToolCall, and not run the tool', async () => {
+        weatherRuns = 0;
+        env.emu.script([
+          {
+            message: {
+              content: '',
+              tool_calls: [{ id: 'b1', function: { name: 'get_weather', arguments: '{"city":42}' } }],
+            },
+          },
+          { message: { content: 'Which city?' } },
+        ]);
+        const page = await openChat('bad-input');
+        await ask(page, 'Weather?');
+        const answer = lastAnswer(page);
+        await answer.locator('.text', { hasText: 'Which city?' }).waitFor();
+        expect(await answer.locator('.tool').getAttribute('data-state')).toBe('output-error');
+        expect(await page.locator('#tool-calls').textContent()).toBe('0');
+        expect(weatherRuns).toBe(0);
+        expect(await page.locator('#error').count()).toBe(0);
+        await page.context().close();
+      });
+    });
+
+    describe('when the user writes while an approval is pending (point 7)', () => {
+      it('should decline the call, say so, and answer the message without an error', async () => {
+        env.emu.script([
+          call('r9', 'schedule_reminder', { text: 'water' }),
+          { message: { content: 'Fine, no reminder.' } },
+        ]);
+        const page = await openChat('write-over-approval');
+        await ask(page, 'Remind me to water the plants');
+        await page.getByRole('button', { name: 'Approve schedule_reminder' }).waitFor();
+        await ask(page, 'Actually, never mind');
+        const answer = lastAnswer(page);
+        await answer.locator('.text', { hasText: 'Fine, no reminder.' }).waitFor();
+        expect(await answer.locator('.data[data-type="data-declined-approvals"]').textContent()).toContain(
+          'r9',
+        );
+        await expect.poll(() => status(page)).toBe('ready');
+        expect(await page.locator('#error').count()).toBe(0);
+        await page.context().close();
+      });
+    });
+
+    describe('when a second tab sends while the first one streams (point 2)', () => {
+      it("should show the second tab an error and let the first tab's answer finish", async () => {
+        const words = Array.from({ length: 60 }, (_, i) => `n${i}`).join(' ');
+        env.emu.script([{ message: { content: words }, fault: { dripMs: 250 } }]);
+        const tabA = await openChat('two-tabs');
+        const tabB = await openChat('two-tabs');
+        await ask(tabA, 'Count to sixty');
+        await lastAnswer(tabA).locator('.text', { hasText: 'n3' }).waitFor();
+        await ask(tabB, 'Something else');
+        await tabB.locator('#error', { hasText: 'still streaming to another page' }).waitFor();
+        await lastAnswer(tabA).locator('.text', { hasText: words }).waitFor();
+        await expect.poll(() => status(tabA)).toBe('ready');
+        expect(await tabA.locator('#error').count()).toBe(0);
+        await tabA.context().close();
+        await tabB.context().close();
       });
     });
 

@@ -19,6 +19,8 @@ const resume = params.get('resume') !== '0';
 
 function Chat({ initial }: { initial: UIMessage[] }) {
   const recoverRef = useRef<() => Promise<void>>(async () => {});
+  // How often useChat announced a call for the client (an invalid input must not count).
+  const [toolCalls, setToolCalls] = useState(0);
   const {
     messages,
     setMessages,
@@ -35,6 +37,7 @@ function Chat({ initial }: { initial: UIMessage[] }) {
     resume,
     transport: new DefaultChatTransport({ api: '/api/ui' }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onToolCall: () => setToolCalls((count) => count + 1),
     // The connection dropped mid-answer (a server restart): recover by ourselves.
     onFinish: ({ isDisconnect }) => {
       if (isDisconnect) void recoverRef.current();
@@ -67,6 +70,7 @@ function Chat({ initial }: { initial: UIMessage[] }) {
   return (
     <main>
       <p id="status">{status}</p>
+      <p id="tool-calls">{toolCalls}</p>
       {error && <p id="error">{error.message}</p>}
       <ul id="messages">
         {messages.map((message) => (
@@ -85,6 +89,12 @@ function Chat({ initial }: { initial: UIMessage[] }) {
                     <summary>Reasoning</summary>
                     <pre>{part.text}</pre>
                   </details>
+                );
+              if (part.type.startsWith('data-') && 'data' in part)
+                return (
+                  <p key={key} className="data" data-type={part.type}>
+                    {JSON.stringify(part.data)}
+                  </p>
                 );
               if (!isToolUIPart(part)) return null;
               const name = part.type.slice('tool-'.length);
