@@ -1,6 +1,5 @@
 import type { AgentEventJson } from '../agent/agent-event-json.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { namespaceOfSession } from './chat-owner.js';
 import type { ChatSessions } from './chat-sessions.js';
 import { type ChatStateStore, chatKeys, readJsonValue, runIsOver } from './chat-state.js';
 import { shownItems } from './ui-shown-items.js';
@@ -32,36 +31,27 @@ export interface UIChatRun {
   declined?: string[];
   /** Set when the page went away before the run ended: the last event id it was sent. */
   shownUpTo?: number;
+  /**
+   * The page reconnects on load (`useChat({ resume: true })`): its browser sent the cookie that
+   * `GET /ui/:id/stream` sets, with the message. Kept with the run, so no GET writes a value.
+   */
+  resumes?: boolean;
 }
 
 const uiKeys = {
   last: (chatId: string) => `chat:ui:last:${chatId}`,
-  // One flag per owner, not per chat: the GET that sets it must not write a value per id it is asked
-  // for (a flood of unknown ids would fill the store and evict real chats' state).
-  resumes: (chatId: string) => `chat:ui:resumes:${namespaceOfSession(chatId) || 'anonymous'}`,
 };
 
 /**
  * What the `useChat` routes keep of a chat beside the shared sessions, in the same store (so any server
- * knows it): whether the chat reconnects (`resume: true` calls `GET /ui/:id/stream` on load), and what
- * the page was shown of its last run. `useChat`'s `stop()` only aborts its fetch: the server learns of it
+ * knows it): the page's last run, whether that page reconnects (`resume: true` calls `GET /ui/:id/stream`
+ * on load, which sets a cookie its later messages carry), and what it was shown of the run. `useChat`'s `stop()` only aborts its fetch: the server learns of it
  * as a client going away, which it cannot tell from a reload. So a run whose page went away is stopped
  * at once when the chat does not reconnect, and otherwise when the chat's next message comes; either
  * way the session then holds what the page showed, never more.
  */
 export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) {
   const lastOf = (chatId: string) => readJsonValue<UIChatRun>(store, uiKeys.last(chatId));
-
-  /** Notes that the chat reconnects on load. */
-  async function markResumes(chatId: string): Promise<void> {
-    const flag = await store.getValue(uiKeys.resumes(chatId));
-    if (flag.value === undefined)
-      await store.setValueIf(uiKeys.resumes(chatId), flag.version, '1', { ttlMs: UI_VALUES_TTL_MS });
-  }
-
-  async function resumes(chatId: string): Promise<boolean> {
-    return (await store.getValue(uiKeys.resumes(chatId))).value !== undefined;
-  }
 
   /** Records the run a page just asked for. */
   async function begin(chatId: string, run: UIChatRun): Promise<void> {
@@ -76,7 +66,7 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
    */
   async function pageLeft(chatId: string, runId: string, shownUpTo: number): Promise<void> {
     await update(chatId, runId, (run) => ({ ...run, shownUpTo: Math.max(shownUpTo, run.shownUpTo ?? -1) }));
-    if (!(await resumes(chatId))) {
+    if (!(await lastOf(chatId)).value?.resumes) {
       await sessions.stop(runId);
       return;
     }
@@ -223,7 +213,6 @@ export function createUIChatRuns(store: ChatStateStore, sessions: ChatSessions) 
 
   return {
     lastOf,
-    markResumes,
     begin,
     pageLeft,
     followed,

@@ -63,7 +63,7 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
     // The answer goes on in the message that asked: its id, as a restore names it.
     const items = await store.getItems(sessionId);
     const messageId = `msg-${items.findLastIndex((item) => item.role === 'user') + 1}`;
-    const run = { runId, before: -1, input: [], messageId };
+    const run = { runId, before: -1, input: [], messageId, resumes: resumes(request) };
     await uiRuns.begin(sessionId, run);
     return streamUI(context, parsed.sessionId, run);
   }
@@ -95,7 +95,14 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
   }
   // The answer's id as a restore names it (`msg-<index of its first item>`): live and restored ids agree.
   const messageId = `msg-${before + (declined.length > 0 ? 1 : 0) + input.length}`;
-  const run = { runId, before, input, messageId, ...(declined.length > 0 ? { declined } : {}) };
+  const run = {
+    runId,
+    before,
+    input,
+    messageId,
+    resumes: resumes(request),
+    ...(declined.length > 0 ? { declined } : {}),
+  };
   await uiRuns.begin(sessionId, run);
   return streamUI(context, parsed.sessionId, run);
 }
@@ -103,15 +110,36 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
 async function getStream(context: UIRoutesContext, clientId: string): Promise<Response> {
   const { sessions, uiRuns, store } = context;
   const chatId = ownedSessionId(context.owner, clientId);
-  // One flag per owner (written once): a GET never writes a value per id it is asked for.
-  await uiRuns.markResumes(chatId);
   const active = (await store.getValue(chatKeys.active(chatId))).value;
   if (active === undefined || runIsOver(await sessions.runInfo(active)))
-    return new Response(null, { status: 204 });
+    return withResumeCookie(new Response(null, { status: 204 }));
   const last = (await uiRuns.lastOf(chatId)).value;
   // A reload follows the run again: it is not to be stopped as a page that left.
   if (last?.runId === active) await uiRuns.followed(chatId, active);
-  return streamUI(context, clientId, last?.runId === active ? last : { runId: active });
+  return withResumeCookie(
+    await streamUI(context, clientId, last?.runId === active ? last : { runId: active }),
+  );
+}
+
+/**
+ * `useChat({ resume: true })` calls this GET on load, so it marks the browser, not the store: the cookie
+ * goes with the page's later messages, whose run then records that its page reconnects. A GET writes no
+ * value for the id it is asked for, however many it is asked (a flood, or another site's `<img>`).
+ */
+const RESUME_COOKIE = 'svc_ui_resume';
+
+function withResumeCookie(response: Response): Response {
+  response.headers.append(
+    'set-cookie',
+    `${RESUME_COOKIE}=1; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly`,
+  );
+  return response;
+}
+
+/** True when the request carries the cookie a resuming page's browser holds. */
+function resumes(request: Request): boolean {
+  const cookies = request.headers.get('cookie') ?? '';
+  return cookies.split(';').some((cookie) => cookie.trim() === `${RESUME_COOKIE}=1`);
 }
 
 async function getMessages(context: UIRoutesContext, clientId: string): Promise<Response> {

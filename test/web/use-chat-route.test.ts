@@ -16,6 +16,7 @@ import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { type ChatHandler, createChatHandler } from '../../src/web/create-chat-handler.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';
+import { cookieFetch } from './fixtures/cookie-fetch.js';
 
 const env = useAgentTestEnv();
 
@@ -44,7 +45,7 @@ class TestChat extends AbstractChat<UIMessage> {
     super({
       id,
       state,
-      transport: new DefaultChatTransport({ api }),
+      transport: new DefaultChatTransport({ api, fetch: cookieFetch() }),
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     });
     this.plain = state;
