@@ -36,6 +36,8 @@ export {
   type RunWorker,
   type StartWorkerOptions,
   startWorker,
+  type WorkerAgent,
+  type WorkerAgentContext,
   type WorkerRunObserver,
   type WorkerRunStatus,
 } from './start-worker.js';

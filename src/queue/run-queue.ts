@@ -83,6 +83,11 @@ export interface EnqueueOptions {
    * gives each continuation of a paused run its own log. @default runId
    */
   eventLogId?: string;
+  /**
+   * Who the run acts for (an app's user id): kept with the run across approvals and requeues, and told to
+   * the worker's agent factory (`startWorker`'s `agents`), so tools can reach only this user's data.
+   */
+  owner?: string;
 }
 
 /** One decision of `queue.decide`. */
@@ -157,6 +162,9 @@ export class RunQueue {
     if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
       throw new SvcError('tenant: must be a non-empty string');
     }
+    if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '')) {
+      throw new SvcError('owner: must be a non-empty string');
+    }
     // Checked before the run is stored and the backlog counts it: a refused priority leaves no trace.
     if (tenant !== undefined) fairPriority(options.priority, 1);
     const runId = options.runId ?? crypto.randomUUID();
@@ -183,14 +191,25 @@ export class RunQueue {
       return runId;
     }
     // Kept for the jobs that queue the run again (after an approval, by the stranded-run check).
-    await saveRunJobMeta(this.#store, runId, { tenant, eventLogId: options.eventLogId });
+    await saveRunJobMeta(this.#store, runId, {
+      tenant,
+      eventLogId: options.eventLogId,
+      owner: options.owner,
+    });
     const priority =
       tenant === undefined
         ? options.priority
         : fairPriority(options.priority, await this.#limitsBackend().enterBacklog(tenant));
     await this.#add(
       record,
-      { priority, delay: options.delay, tenant, eventLogId: options.eventLogId, fresh: true },
+      {
+        priority,
+        delay: options.delay,
+        tenant,
+        eventLogId: options.eventLogId,
+        owner: options.owner,
+        fresh: true,
+      },
       'enqueue',
     );
     return runId;
@@ -468,6 +487,7 @@ export class RunQueue {
     const kept = options.fresh ? {} : await readRunJobMeta(this.#store, record.id);
     const tenant = options.tenant ?? kept.tenant;
     const eventLogId = options.eventLogId ?? kept.eventLogId;
+    const owner = options.owner ?? kept.owner;
     await this.#bounded(record.id, operation, async () => {
       const { queue } = await this.#open();
       await queue.add(
@@ -477,6 +497,7 @@ export class RunQueue {
           agentName: record.agentName,
           ...(tenant !== undefined && { tenant }),
           ...(eventLogId !== undefined && { eventLogId }),
+          ...(owner !== undefined && { owner }),
           ...(!options.fresh && tenant !== undefined && record.version > 1 && { started: true }),
         },
         {
@@ -542,6 +563,7 @@ interface AddOptions {
   delay?: number | undefined;
   tenant?: string | undefined;
   eventLogId?: string | undefined;
+  owner?: string | undefined;
 }
 
 // The id of a run's job at one version of its record (BullMQ ignores adding an id it holds).

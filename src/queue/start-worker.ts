@@ -24,9 +24,11 @@ export interface StartWorkerOptions {
   connection: QueueConnection;
   /** The store the queue records runs in. */
   store: Store;
-  /** The agents this worker runs, by the name runs are enqueued with. */
-  // biome-ignore lint/suspicious/noExplicitAny: agents with any context and output type share one map.
-  agents: Record<string, Agent<any, any>>;
+  /**
+   * The agents this worker runs, by the name runs are enqueued with: an agent, or a factory building one
+   * per run from who the run acts for (`EnqueueOptions.owner`), e.g. with tools scoped to that user.
+   */
+  agents: Record<string, WorkerAgent>;
   /** Runs this process works on at once. @default 8 */
   concurrency?: number;
   /** Queue name, as the `RunQueue`'s. @default 'svc-agents-runs' */
@@ -78,6 +80,21 @@ export interface StartWorkerOptions {
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
 }
+
+/** What a worker's agent factory is told of the run it builds the agent for. */
+export interface WorkerAgentContext {
+  /** The stored run's id. */
+  runId: string;
+  /** Who the run acts for (`EnqueueOptions.owner`), kept across approvals and requeues; absent without one. */
+  owner: string | undefined;
+}
+
+/** An agent of a worker, or a factory building one per run (see `WorkerAgentContext`). */
+export type WorkerAgent =
+  // biome-ignore lint/suspicious/noExplicitAny: agents with any context and output type share one map.
+  | Agent<any, any>
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  | ((run: WorkerAgentContext) => Agent<any, any> | Promise<Agent<any, any>>);
 
 /** How a run ended in a worker: as the agent ended it, failed for good, or stopped by `queue.stop`. */
 export type WorkerRunStatus = 'completed' | 'interrupted' | 'failed' | 'stopped';
@@ -314,7 +331,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       attempt.ended = 'failed';
       throw error;
     }
-    const agent = options.agents[agentName];
+    const agentOrFactory = Object.hasOwn(options.agents, agentName) ? options.agents[agentName] : undefined;
+    const agent =
+      typeof agentOrFactory === 'function'
+        ? await agentOrFactory({ runId, owner: job.data.owner })
+        : agentOrFactory;
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
       await markFailed(options.store, runId, error).catch(onError);

@@ -93,8 +93,10 @@ export function queueChatRunner(options: QueueChatRunnerOptions): ChatRunner {
   };
 
   return {
-    async start({ runId, sessionId, messages }) {
-      await watched(runId, () => queue.enqueue(agentName, messages, { runId, session: sessionId, priority }));
+    async start({ runId, sessionId, messages, owner }) {
+      // The owner travels with the job (and its continuations): the worker's agent factory is told it.
+      const enqueue = { runId, session: sessionId, priority, ...(owner && { owner: owner.userId }) };
+      await watched(runId, () => queue.enqueue(agentName, messages, enqueue));
     },
     async continue({ runId, pausedRunId, decisions }) {
       await watched(runId, () => queue.decide(pausedRunId, decisions, { eventLogId: runId }));
