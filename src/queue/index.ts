@@ -7,6 +7,7 @@ export { isTransientInfrastructureError } from './is-transient-infrastructure-er
 export type { LimitStatsRow } from './limits-backend.js';
 export type { QueueConnection } from './queue-connection.js';
 export {
+  EventBusUnavailableError,
   QueueUnavailableError,
   RunStoppedError,
   StoreRewoundError,

@@ -35,7 +35,9 @@ export interface RunQueueOptions {
   attempts?: number;
   /**
    * How long `enqueue`, `approve` and `reject` wait for the queue's backend to accept the job before
-   * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again). @default 10_000
+   * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again); it also bounds
+   * each call of the queue's event bus (`stop`'s `abort` event, `events` subscribing), which fails with
+   * `EventBusUnavailableError`. @default 10_000
    */
   enqueueTimeoutMs?: number;
 }
@@ -349,7 +351,7 @@ export class RunQueue {
     const ended = (await markStopped(this.#store, storedId, reason)) ?? record;
     if (!isStoppedRecord(ended)) return ended;
     const event = { type: 'abort' as const, reason: new RunStoppedError(reason) };
-    this.#bus ??= createEventBus(this.#connection, this.name);
+    this.#bus ??= createEventBus(this.#connection, this.name, this.#enqueueTimeoutMs);
     await this.#bus.publish(storedId, event).catch(() => undefined);
     if (hasRunEventLog(this.#store)) {
       for (const id of logIds) {
@@ -369,7 +371,7 @@ export class RunQueue {
    * `start`; the store holds the truth.
    */
   events(runId: string): AsyncIterable<AgentEvent> {
-    this.#bus ??= createEventBus(this.#connection, this.name);
+    this.#bus ??= createEventBus(this.#connection, this.name, this.#enqueueTimeoutMs);
     return followEvents(this.#bus, runId, () => this.#store.getRun(runId));
   }
 
