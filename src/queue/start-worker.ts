@@ -5,7 +5,7 @@ import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
-import { checkWorkerClock, repairStalledCheck } from './check-worker-clock.js';
+import { checkWorkerClock, repairStalledCheck, watchWorkerClock } from './check-worker-clock.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
 import { isTransientInfrastructureError } from './is-transient-infrastructure-error.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
@@ -415,9 +415,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   };
 
   let forceClosing = false;
+  // Set while this worker's clock is off (PostgreSQL queue, see below).
+  let clockPaused = false;
   const processRun = async (job: Job<RunJobData>, token?: string): Promise<string> => {
-    // Taken while this worker was being force-closed: handed back untouched.
-    if (forceClosing) {
+    // Taken while this worker was being force-closed, or by a fetch under way when its clock went off:
+    // handed back untouched.
+    if (forceClosing || clockPaused) {
       if (token !== undefined) await job.moveToWait(token).catch(onError);
       throw new backend.WaitingError();
     }
@@ -469,7 +472,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     }, strandedCheckMs);
   strandedTimer?.unref();
   // On PostgreSQL a stalled-check time stored in the future (a worker's clock jumped) is taken back.
-  const stopRepair =
+  const repairer =
     connection.kind === 'postgres'
       ? repairStalledCheck(connection.config, connection.schema, name, {
           intervalMs: options.stalledIntervalMs ?? lockDuration,
@@ -477,6 +480,33 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
           onError,
         })
       : undefined;
+  // And a clock that jumps after the start check: the worker takes no run while it is off (it would steal
+  // live runs, and store lock and stalled-check times in the future), then repairs what it stored.
+  const stopClockWatch =
+    repairer &&
+    watchWorkerClock(repairer.pool, {
+      toleranceMs: Math.floor(lockDuration / 6),
+      everyMs: Math.min(1_000, Math.max(50, Math.floor(lockDuration / 12))),
+      onSkewed: (error) => {
+        onError(error);
+        if (closing) return;
+        clockPaused = true;
+        worker.pause(true).catch(onError);
+      },
+      onRecovered: () => {
+        repairer.repairNow();
+        if (!clockPaused || closing) return;
+        clockPaused = false;
+        worker.resume();
+      },
+      onError,
+    });
+  const stopRepair =
+    repairer &&
+    (() => {
+      stopClockWatch?.();
+      return repairer.stop();
+    });
 
   let closing: Promise<void> | undefined;
   const close = (force = false) => {
