@@ -28,15 +28,7 @@ export async function checkWorkerClock(
   let best: { rtt: number; skew: number } | undefined;
   try {
     await client.connect();
-    for (let i = 0; i < SAMPLES; i++) {
-      const sent = Date.now();
-      const { rows } = await client.query<{ now: string }>(
-        'SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now',
-      );
-      const received = Date.now();
-      const skew = (sent + received) / 2 - Number(rows[0]?.now);
-      if (!best || received - sent < best.rtt) best = { rtt: received - sent, skew };
-    }
+    best = await measureSkew(client);
   } catch (error) {
     onError(error);
     return;
@@ -48,12 +40,82 @@ export async function checkWorkerClock(
   }
 }
 
+// This process's clock minus the database's `clock_timestamp()`, compared with the middle of the round
+// trip that got it (the shortest of a few counts), and that round trip.
+async function measureSkew(db: Pick<Pool, 'query'>): Promise<{ rtt: number; skew: number }> {
+  let best: { rtt: number; skew: number } | undefined;
+  for (let i = 0; i < SAMPLES; i++) {
+    const sent = Date.now();
+    const { rows } = await db.query<{ now: string }>(
+      'SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now',
+    );
+    const received = Date.now();
+    const skew = (sent + received) / 2 - Number(rows[0]?.now);
+    if (!best || received - sent < best.rtt) best = { rtt: received - sent, skew };
+  }
+  return best!;
+}
+
+/** Options of `watchWorkerClock`. */
+interface WatchWorkerClockOptions {
+  /** The largest difference from the database's clock allowed, in ms. */
+  toleranceMs: number;
+  /** How often the wall clock is compared with the monotonic one (cheap, local). */
+  everyMs: number;
+  /** The clock left the tolerance (the error says by how much): stop taking runs. */
+  onSkewed: (error: WorkerClockSkewError) => void;
+  /** The clock agrees with the database's again: take runs again, repair what the jump stored. */
+  onRecovered: () => void;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Watches a started worker's clock: a jump of the wall clock (an NTP step, a VM resumed, a wrong manual
+ * set) shows as a difference between `Date.now()` and the monotonic `performance.now()`; then, and until
+ * the clock is back, the database's clock says whether the worker is off by more than `toleranceMs`.
+ * Answers the function that stops it.
+ */
+export function watchWorkerClock(pool: () => Promise<Pick<Pool, 'query'>>, options: WatchWorkerClockOptions) {
+  const { toleranceMs, everyMs, onSkewed, onRecovered, onError } = options;
+  const offset = () => Date.now() - performance.now();
+  let baseline = offset();
+  let skewed = false;
+  let checking = false;
+  const tick = async () => {
+    if (checking) return;
+    if (!skewed && Math.abs(offset() - baseline) <= toleranceMs) return;
+    checking = true;
+    try {
+      const { rtt, skew } = await measureSkew(await pool());
+      if (Math.abs(skew) - rtt / 2 > toleranceMs) {
+        if (!skewed) onSkewed(new WorkerClockSkewError({ skewMs: skew, toleranceMs }));
+        skewed = true;
+        return;
+      }
+      // The jump was a correction, or is over: the present clock is the reference from now on.
+      baseline = offset();
+      if (skewed) {
+        skewed = false;
+        onRecovered();
+      }
+    } catch (error) {
+      onError(error);
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
  * Keeps BullMQ's stalled-run check of a PostgreSQL queue running: that check runs at most once per
  * interval after the time it last stored (`meta` field `stalled-check`, taken from a worker's clock), so
  * one worker whose clock jumped ahead for a moment stores a time in the future and no worker looks for
  * the runs of dead workers until then. Every `intervalMs` a stored time more than `toleranceMs` ahead of
- * the database's clock is removed (the next check then runs). Answers the function that stops it.
+ * the database's clock is removed (the next check then runs). Answers how to stop it, to repair at once,
+ * and its connection pool.
  */
 export function repairStalledCheck(
   config: PoolConfig,
@@ -64,7 +126,7 @@ export function repairStalledCheck(
     toleranceMs,
     onError,
   }: { intervalMs: number; toleranceMs: number; onError: (error: unknown) => void },
-): () => Promise<void> {
+): { stop: () => Promise<void>; repairNow: () => void; pool: () => Promise<Pool> } {
   let pool: Promise<Pool> | undefined;
   const open = () => {
     pool ??= loadOptional('pg', () => import('pg'), 'svc-agents/queue').then(({ default: pg }) => {
@@ -96,10 +158,14 @@ export function repairStalledCheck(
   run();
   const timer = setInterval(run, intervalMs);
   timer.unref();
-  return async () => {
-    clearInterval(timer);
-    const opened = pool;
-    pool = undefined;
-    await (await opened)?.end().catch(() => undefined);
+  return {
+    async stop() {
+      clearInterval(timer);
+      const opened = pool;
+      pool = undefined;
+      await (await opened)?.end().catch(() => undefined);
+    },
+    repairNow: run,
+    pool: open,
   };
 }

@@ -4,6 +4,7 @@ import { toAgentEventJson } from '../agent/agent-event-json.js';
 import type { AgentEvent } from '../agent/events.js';
 import { loadOptional } from '../transport/load-module.js';
 import type { NormalizedConnection } from './queue-connection.js';
+import { EventBusUnavailableError } from './queue-errors.js';
 
 /** Carries a run's events from the worker running it to any process following it. */
 export interface EventBus {
@@ -33,12 +34,44 @@ export function encodeEvent(event: AgentEvent): string {
   return JSON.stringify(toAgentEventJson(event));
 }
 
-/** A bus on Redis pub/sub (one channel per run) or PostgreSQL LISTEN/NOTIFY (one channel per queue). */
-export function createEventBus(connection: NormalizedConnection, queueName: string): EventBus {
-  return connection.kind === 'redis'
-    ? redisBus(connection.options, `svc-agents:${queueName}:events:`)
-    : postgresBus(connection.config, `svc_agents_events_${channelSuffix(queueName)}`);
+/**
+ * A bus on Redis pub/sub (one channel per run) or PostgreSQL LISTEN/NOTIFY (one channel per queue). Each
+ * publish and subscribe is bounded by `timeoutMs` (ioredis `commandTimeout`, pg `query_timeout`): on a
+ * half-open connection it fails with `EventBusUnavailableError` instead of hanging `queue.stop`, a
+ * follower or a closing worker.
+ */
+export function createEventBus(
+  connection: NormalizedConnection,
+  queueName: string,
+  timeoutMs = DEFAULT_BUS_TIMEOUT_MS,
+): EventBus {
+  const bus =
+    connection.kind === 'redis'
+      ? redisBus(
+          {
+            ...connection.options,
+            commandTimeout: timeoutMs,
+            connectTimeout: connection.options.connectTimeout ?? timeoutMs,
+          },
+          `svc-agents:${queueName}:events:`,
+        )
+      : postgresBus(
+          { connectionTimeoutMillis: timeoutMs, ...connection.config, query_timeout: timeoutMs },
+          `svc_agents_events_${channelSuffix(queueName)}`,
+        );
+  const typed = (runId: string, operation: 'publish' | 'subscribe') => (cause: unknown) => {
+    throw new EventBusUnavailableError({ runId, operation, timeoutMs, cause });
+  };
+  return {
+    publish: (runId, event) => bus.publish(runId, event).catch(typed(runId, 'publish')),
+    subscribe: (runId, listener, onReconnect) =>
+      bus.subscribe(runId, listener, onReconnect).catch(typed(runId, 'subscribe')),
+    close: () => bus.close(),
+  };
 }
+
+/** How long one call of the event bus may take by default. */
+const DEFAULT_BUS_TIMEOUT_MS = 10_000;
 
 function redisBus(options: RedisOptions, prefix: string): EventBus {
   let publisher: Promise<Redis> | undefined;
@@ -204,7 +237,15 @@ function postgresBus(config: PoolConfig, channel: string): EventBus {
       // One client, one query at a time: NOTIFYs go out in the order they were sent.
       const sent = chain.then(async () => {
         publisher ??= connectPublisher();
-        await (await publisher).query('SELECT pg_notify($1, $2)', [channel, payload]);
+        const client = publisher;
+        try {
+          await (await client).query('SELECT pg_notify($1, $2)', [channel, payload]);
+        } catch (error) {
+          // A timed-out connection may be half-open: the next NOTIFY goes on a new one.
+          if (publisher === client) publisher = undefined;
+          client.then((lost) => lost.end()).catch(() => undefined);
+          throw error;
+        }
       });
       chain = sent.catch(() => undefined);
       await sent;

@@ -9,6 +9,7 @@ export { fairPriority, MAX_TENANT_PRIORITY } from './fair-priority.js';
 export type { LimitStatsRow } from './limits-backend.js';
 export type { QueueConnection } from './queue-connection.js';
 export {
+  EventBusUnavailableError,
   QueueUnavailableError,
   RunStoppedError,
   RunWaitTimeoutError,
@@ -39,6 +40,8 @@ export {
   type RunWorker,
   type StartWorkerOptions,
   startWorker,
+  type WorkerAgent,
+  type WorkerAgentContext,
   type WorkerRunObserver,
   type WorkerRunStatus,
 } from './start-worker.js';

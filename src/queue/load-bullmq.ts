@@ -11,6 +11,8 @@ export interface RunJobData {
   tenant?: string;
   /** The key of the run's event log and stop requests, when not `runId` (a chat's continuation). */
   eventLogId?: string;
+  /** Who the run acts for (`EnqueueOptions.owner`). */
+  owner?: string;
   /** Set once a worker started the run, so its tenant leaves the backlog once. */
   started?: boolean;
   /** Why the run failed for good, when the store could not record it then: the job only records it. */

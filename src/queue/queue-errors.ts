@@ -117,3 +117,28 @@ export class RunWaitTimeoutError extends RuntimeConditionError {
     this.status = options.status;
   }
 }
+
+/**
+ * The queue's event bus (Redis pub/sub or PostgreSQL LISTEN/NOTIFY) did not answer within its bound or
+ * lost its connection: a `queue.events` follower cannot subscribe now, or an event was not sent (the
+ * store's event log and run record still hold the truth).
+ */
+export class EventBusUnavailableError extends RuntimeConditionError {
+  /** A connection problem: trying again later may succeed. */
+  readonly transient = true;
+  /** The run whose events were being sent or followed. */
+  override readonly runId: string;
+
+  constructor(options: {
+    runId: string;
+    operation: 'publish' | 'subscribe';
+    timeoutMs: number;
+    cause?: unknown;
+  }) {
+    super(
+      `Could not ${options.operation} the events of run "${options.runId}": the queue's event bus did not answer within ${options.timeoutMs} ms or is unreachable`,
+      { cause: options.cause },
+    );
+    this.runId = options.runId;
+  }
+}

@@ -42,7 +42,9 @@ export interface RunQueueOptions {
   attempts?: number;
   /**
    * How long `enqueue`, `approve` and `reject` wait for the queue's backend to accept the job before
-   * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again). @default 10_000
+   * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again); it also bounds
+   * each call of the queue's event bus (`stop`'s `abort` event, `events` subscribing), which fails with
+   * `EventBusUnavailableError`. @default 10_000
    */
   enqueueTimeoutMs?: number;
   /**
@@ -95,6 +97,11 @@ export interface EnqueueOptions {
    * gives each continuation of a paused run its own log. @default runId
    */
   eventLogId?: string;
+  /**
+   * Who the run acts for (an app's user id): kept with the run across approvals and requeues, and told to
+   * the worker's agent factory (`startWorker`'s `agents`), so tools can reach only this user's data.
+   */
+  owner?: string;
 }
 
 /** One decision of `queue.decide`: the library's one `ApprovalDecision`. */
@@ -166,6 +173,9 @@ export class RunQueue {
     if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
       throw new ConfigurationError({ field: 'tenant', rule: 'must be a non-empty string' });
     }
+    if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '')) {
+      throw new ConfigurationError({ field: 'owner', rule: 'must be a non-empty string' });
+    }
     // Checked before the run is stored and the backlog counts it: a refused priority leaves no trace.
     if (tenant !== undefined) fairPriority(options.priority, 1);
     const runId = options.runId ?? crypto.randomUUID();
@@ -192,14 +202,25 @@ export class RunQueue {
       return runId;
     }
     // Kept for the jobs that queue the run again (after an approval, by the stranded-run check).
-    await saveRunJobMeta(this.#store, runId, { tenant, eventLogId: options.eventLogId });
+    await saveRunJobMeta(this.#store, runId, {
+      tenant,
+      eventLogId: options.eventLogId,
+      owner: options.owner,
+    });
     const priority =
       tenant === undefined
         ? options.priority
         : fairPriority(options.priority, await this.#limitsBackend().enterBacklog(tenant));
     await this.#add(
       record,
-      { priority, delay: options.delay, tenant, eventLogId: options.eventLogId, fresh: true },
+      {
+        priority,
+        delay: options.delay,
+        tenant,
+        eventLogId: options.eventLogId,
+        owner: options.owner,
+        fresh: true,
+      },
       'enqueue',
     );
     return runId;
@@ -335,7 +356,7 @@ export class RunQueue {
     const ended = (await markStopped(this.#store, storedId, reason)) ?? record;
     if (!isStoppedRecord(ended)) return ended;
     const event = { type: 'abort' as const, reason: new RunStoppedError(reason) };
-    this.#bus ??= createEventBus(this.#connection, this.name);
+    this.#bus ??= createEventBus(this.#connection, this.name, this.#enqueueTimeoutMs);
     await this.#bus.publish(storedId, event).catch(() => undefined);
     if (hasRunEventLog(this.#store)) {
       for (const id of logIds) {
@@ -355,7 +376,7 @@ export class RunQueue {
    * `start`; the store holds the truth.
    */
   events(runId: string): AsyncIterable<AgentEvent> {
-    this.#bus ??= createEventBus(this.#connection, this.name);
+    this.#bus ??= createEventBus(this.#connection, this.name, this.#enqueueTimeoutMs);
     return followEvents(this.#bus, runId, () => this.#store.getRun(runId));
   }
 
@@ -473,6 +494,7 @@ export class RunQueue {
     const kept = options.fresh ? {} : await readRunJobMeta(this.#store, record.id);
     const tenant = options.tenant ?? kept.tenant;
     const eventLogId = options.eventLogId ?? kept.eventLogId;
+    const owner = options.owner ?? kept.owner;
     await this.#bounded(record.id, operation, async () => {
       const { queue } = await this.#open();
       await queue.add(
@@ -482,6 +504,7 @@ export class RunQueue {
           agentName: record.agentName,
           ...(tenant !== undefined && { tenant }),
           ...(eventLogId !== undefined && { eventLogId }),
+          ...(owner !== undefined && { owner }),
           ...(!options.fresh && tenant !== undefined && record.version > 1 && { started: true }),
         },
         {
@@ -550,6 +573,7 @@ interface AddOptions {
   delay?: number | undefined;
   tenant?: string | undefined;
   eventLogId?: string | undefined;
+  owner?: string | undefined;
 }
 
 // The id of a run's job at one version of its record (BullMQ ignores adding an id it holds).

@@ -7,7 +7,7 @@ import { defaults } from '../defaults.js';
 import { isTransient } from '../stores/is-transient.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
-import { checkWorkerClock, repairStalledCheck } from './check-worker-clock.js';
+import { checkWorkerClock, repairStalledCheck, watchWorkerClock } from './check-worker-clock.js';
 import { createEventBus, encodeEvent } from './event-bus.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { checkReachable, normalizeConnection, type QueueConnection } from './queue-connection.js';
@@ -25,9 +25,11 @@ export interface StartWorkerOptions {
   connection: QueueConnection;
   /** The store the queue records runs in. */
   store: Store;
-  /** The agents this worker runs, by the name runs are enqueued with. */
-  // biome-ignore lint/suspicious/noExplicitAny: agents with any context and output type share one map.
-  agents: Record<string, Agent<any, any>>;
+  /**
+   * The agents this worker runs, by the name runs are enqueued with: an agent, or a factory building one
+   * per run from who the run acts for (`EnqueueOptions.owner`), e.g. with tools scoped to that user.
+   */
+  agents: Record<string, WorkerAgent>;
   /** Runs this process works on at once. @default 8 */
   concurrency?: number;
   /** Queue name, as the `RunQueue`'s. @default 'svc-agents-runs' */
@@ -85,6 +87,21 @@ export interface StartWorkerOptions {
   /** Called with errors of the worker's connections and of runs (which also stay in the store). */
   onError?: (error: unknown) => void;
 }
+
+/** What a worker's agent factory is told of the run it builds the agent for. */
+export interface WorkerAgentContext {
+  /** The stored run's id. */
+  runId: string;
+  /** Who the run acts for (`EnqueueOptions.owner`), kept across approvals and requeues; absent without one. */
+  owner: string | undefined;
+}
+
+/** An agent of a worker, or a factory building one per run (see `WorkerAgentContext`). */
+export type WorkerAgent =
+  // biome-ignore lint/suspicious/noExplicitAny: agents with any context and output type share one map.
+  | Agent<any, any>
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  | ((run: WorkerAgentContext) => Agent<any, any> | Promise<Agent<any, any>>);
 
 /** How a run ended in a worker: as the agent ended it, failed for good, or stopped by `queue.stop`. */
 export type WorkerRunStatus = 'completed' | 'interrupted' | 'failed' | 'stopped';
@@ -322,7 +339,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       attempt.ended = 'failed';
       throw error;
     }
-    const agent = options.agents[agentName];
+    const agentOrFactory = Object.hasOwn(options.agents, agentName) ? options.agents[agentName] : undefined;
+    const agent =
+      typeof agentOrFactory === 'function'
+        ? await agentOrFactory({ runId, owner: job.data.owner })
+        : agentOrFactory;
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
       await markFailed(options.store, runId, error).catch(onError);
@@ -402,9 +423,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   };
 
   let forceClosing = false;
+  // Set while this worker's clock is off (PostgreSQL queue, see below).
+  let clockPaused = false;
   const processRun = async (job: Job<RunJobData>, token?: string): Promise<string> => {
-    // Taken while this worker was being force-closed: handed back untouched.
-    if (forceClosing) {
+    // Taken while this worker was being force-closed, or by a fetch under way when its clock went off:
+    // handed back untouched.
+    if (forceClosing || clockPaused) {
       if (token !== undefined) await job.moveToWait(token).catch(onError);
       throw new backend.WaitingError();
     }
@@ -456,7 +480,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     }, strandedCheckMs);
   strandedTimer?.unref();
   // On PostgreSQL a stalled-check time stored in the future (a worker's clock jumped) is taken back.
-  const stopRepair =
+  const repairer =
     connection.kind === 'postgres'
       ? repairStalledCheck(connection.config, connection.schema, name, {
           intervalMs: options.stalledIntervalMs ?? lockDuration,
@@ -464,6 +488,33 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
           onError,
         })
       : undefined;
+  // And a clock that jumps after the start check: the worker takes no run while it is off (it would steal
+  // live runs, and store lock and stalled-check times in the future), then repairs what it stored.
+  const stopClockWatch =
+    repairer &&
+    watchWorkerClock(repairer.pool, {
+      toleranceMs: Math.floor(lockDuration / 6),
+      everyMs: Math.min(1_000, Math.max(50, Math.floor(lockDuration / 12))),
+      onSkewed: (error) => {
+        onError(error);
+        if (closing) return;
+        clockPaused = true;
+        worker.pause(true).catch(onError);
+      },
+      onRecovered: () => {
+        repairer.repairNow();
+        if (!clockPaused || closing) return;
+        clockPaused = false;
+        worker.resume();
+      },
+      onError,
+    });
+  const stopRepair =
+    repairer &&
+    (() => {
+      stopClockWatch?.();
+      return repairer.stop();
+    });
 
   let closing: Promise<void> | undefined;
   const close = (force = false) => {

@@ -77,16 +77,32 @@ export function queueChatRunner(options: QueueChatRunnerOptions): ChatRunner {
     Math.max(50, Math.floor(leaseMs / 3)),
   );
   renewTimer.unref();
-  const watch = (runId: string) => waiting.set(runId, new RunLease(store, runId, leaseMs));
+  // The lease is renewed from before the enqueue: a slow queue connection (its first command, a
+  // reconnect) took longer than the lease, and the relays following the turn ended it as crashed.
+  const watched = async (runId: string, enqueue: () => Promise<unknown>) => {
+    const lease = new RunLease(store, runId, leaseMs);
+    // Its own timer until the run is stored: the shared one drops a run it cannot find.
+    const renewing = setInterval(
+      () => void lease.renew().catch(() => {}),
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    try {
+      await enqueue();
+    } finally {
+      clearInterval(renewing);
+    }
+    await lease.renew().catch(() => {});
+    waiting.set(runId, lease);
+  };
 
   return {
-    async start({ runId, sessionId, messages }) {
-      await queue.enqueue(agentName, messages, { runId, session: sessionId, priority });
-      watch(runId);
+    async start({ runId, sessionId, messages, owner }) {
+      // The owner travels with the job (and its continuations): the worker's agent factory is told it.
+      const enqueue = { runId, session: sessionId, priority, ...(owner && { owner: owner.userId }) };
+      await watched(runId, () => queue.enqueue(agentName, messages, enqueue));
     },
     async continue({ runId, pausedRunId, decisions }) {
-      await queue.decide(pausedRunId, decisions, { eventLogId: runId });
-      watch(runId);
+      await watched(runId, () => queue.decide(pausedRunId, decisions, { eventLogId: runId }));
     },
     async stop(runId, reason) {
       waiting.delete(runId);

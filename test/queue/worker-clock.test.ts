@@ -1,8 +1,10 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RunQueue } from '../../src/queue/run-queue.js';
 import { startWorker } from '../../src/queue/start-worker.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { eventually } from '../helpers/eventually.js';
@@ -86,4 +88,67 @@ describe.skipIf(!postgres.available)('a worker on the PostgreSQL queue whose clo
       await worker.close();
     }
   });
+
+  it('should take no run while its clock is an hour off after the start, report it, and take runs again once it is back', async () => {
+    ns = postgres.create();
+    const { schema } = ns.connection as { schema: string };
+    const JUMP_AFTER_MS = 2_500;
+    const JUMP_FOR_MS = 3_000;
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--import',
+        join(fixtures, 'clock-offset.mjs'),
+        join(fixtures, 'clock-jump-worker.ts'),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: {
+          ...process.env,
+          CLOCK_OFFSET_MS: '3600000',
+          CLOCK_JUMP_AFTER_MS: String(JUMP_AFTER_MS),
+          CLOCK_JUMP_FOR_MS: String(JUMP_FOR_MS),
+          CLOCK_WORKER: JSON.stringify({
+            connection: ns.connection,
+            queueName: ns.queueName,
+            store: ns.storeOptions,
+          }),
+        },
+      },
+    );
+    const lines: Array<Record<string, number | string | boolean>> = [];
+    createInterface({ input: child.stdout! }).on('line', (line) => lines.push(JSON.parse(line)));
+    const queue = new RunQueue({ connection: ns.connection, store: ns.store, name: ns.queueName });
+    const db = new pg.Client({ connectionString: POSTGRES_URL });
+    await db.connect();
+    try {
+      await eventually(async () => lines.some((line) => line.ready), 30_000);
+      await eventually(async () => lines.some((line) => 'skewed' in line), 30_000);
+      // Queued while the clock is off: a worker an hour ahead would take live runs from healthy workers.
+      const runId = await queue.enqueue('nobody', 'Hello');
+      await eventually(async () => lines.some((line) => line.took === runId), 30_000);
+
+      const skewed = lines.find((line) => 'skewed' in line)!;
+      expect(Number(skewed.skewed)).toBeGreaterThan(3_500_000);
+      const took = lines.find((line) => line.took === runId)!;
+      expect(Number(took.atMs)).toBeGreaterThanOrEqual(JUMP_AFTER_MS + JUMP_FOR_MS);
+      // Whatever the jump stored as the stalled-check time is not left in the future.
+      const stored = async () =>
+        Number(
+          (
+            await db.query<{ value: string }>(
+              `SELECT value FROM "${schema}".meta WHERE queue = $1 AND field = 'stalled-check'`,
+              [ns!.queueName],
+            )
+          ).rows[0]?.value ?? 0,
+        );
+      await eventually(async () => (await stored()) < Date.now() + 60_000, 10_000);
+    } finally {
+      child.kill('SIGKILL');
+      await db.end();
+      await queue.close();
+    }
+  }, 90_000);
 });

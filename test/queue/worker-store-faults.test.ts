@@ -148,5 +148,21 @@ for (const [index, backend] of queueBackends.entries()) {
       expect(record.error).toContain('400');
       expect(emu.requests()).toHaveLength(1);
     });
+
+    it('should record the failure later, without running the run again, when every write of it in the job is cut (D9 fallback)', async () => {
+      await startWith(new Agent({ client, model }));
+      emu.script([{ error: { status: 400 } }, answer('A second run.')]);
+      // Every try markFailed makes (4 per call) is cut, twice over: the job is delayed carrying the
+      // failure, comes back only to record it, is cut again and delayed again. Without the fallback the
+      // job failed and BullMQ's failed event was the last chance to record it: the run stayed `running`.
+      const cut = () => failNextWrite(storeBackend, proxied, chunkContains('"status":"failed"'));
+      const faults = Array.from({ length: 8 }, cut);
+      await queue.enqueue('support', 'Refused input', { runId: 'refused-later' });
+      await Promise.all(faults);
+      const record = await queue.waitUntilFinished('refused-later', { timeout: 30_000 });
+      expect(record.status).toBe('failed');
+      expect(record.error).toContain('400');
+      expect(emu.requests()).toHaveLength(1);
+    }, 45_000);
   });
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FileProcessingError, PartInputError, RequestValidationError } from '../../../src/api/errors.js';
 import { McpConnectionError, McpToolCallError } from '../../../src/mcp/errors.js';
 import {
+  EventBusUnavailableError,
   QueueUnavailableError,
   StoreRewoundError,
   WorkerClockSkewError,
@@ -125,6 +126,11 @@ describe('error families', () => {
     [
       'WorkerClockSkewError',
       new WorkerClockSkewError({ skewMs: 60_000, toleranceMs: 5_000 }),
+      'RuntimeConditionError',
+    ],
+    [
+      'EventBusUnavailableError',
+      new EventBusUnavailableError({ runId: 'r', operation: 'publish', timeoutMs: 10_000 }),
       'RuntimeConditionError',
     ],
   ])('when a %s is thrown', (name, error, family) => {
