@@ -1,6 +1,7 @@
 import type { SvcClient } from '../api/svc-client.js';
 import { ToolSuspendedError } from '../tools/errors.js';
 import { executeScopedToolCall, type ToolCallScope } from '../tools/execute-tool-call.js';
+import { formatToolOutput } from '../tools/format-tool-output.js';
 import { notStartedText, rejectionText } from '../tools/model-texts.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
@@ -89,9 +90,11 @@ export async function executeTurnTools(
   const pool = runPool(runnable, turn.concurrency, async (call) => {
     if (checkpointFailure) return unrunOutcome(call);
     const early = eager?.claim(call);
-    const outcome = await (early
-      ? state.ledger.run(call.toolCallId, () => early)
-      : executeScopedToolCall(turn, toToolCall(call), toolSignal, state.ledger, parsedArgumentsOf(call)));
+    const outcome = await (call.clientSide
+      ? state.ledger.run(call.toolCallId, async () => clientOutcome(call, toolSet, turn.maxOutputChars))
+      : early
+        ? state.ledger.run(call.toolCallId, () => early)
+        : executeScopedToolCall(turn, toToolCall(call), toolSignal, state.ledger, parsedArgumentsOf(call)));
     report(outcome);
     if (onToolFinished && !checkpointFailure) {
       try {
@@ -125,6 +128,21 @@ export async function executeTurnTools(
     return unrunResult(call, 'rejected', content);
   });
   return 'settled';
+}
+
+// A client-side call's outcome: the output the caller supplied, as the model reads any tool's output.
+function clientOutcome(call: PendingToolCall, toolSet: ToolSet, maxOutputChars: number): ToolCallOutcome {
+  const output = call.clientOutput;
+  const cap = toolSet.functions.get(call.toolName)?.maxOutputChars ?? maxOutputChars;
+  return {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+    status: 'ok',
+    output,
+    content: formatToolOutput(output, cap),
+    executed: true,
+  };
 }
 
 // A call left unstarted because the turn already failed: nothing ran, so a resume may start it.
