@@ -65,7 +65,9 @@ export class RunState {
   turnLimit: number | undefined;
 
   constructor(
-    init: Partial<Omit<RunState, 'approve' | 'reject' | 'supplyOutput' | 'toJSON' | 'interruptions' | 'clone'>> = {},
+    init: Partial<
+      Omit<RunState, 'approve' | 'reject' | 'supplyOutput' | 'toJSON' | 'interruptions' | 'clone'>
+    > = {},
   ) {
     this.messages = init.messages ?? [];
     this.steps = init.steps ?? [];

@@ -109,7 +109,10 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
     ...(maxOutputChars === undefined ? {} : { maxOutputChars }),
     ...(sources === undefined ? {} : { sources }),
     parseArguments: createArgumentsParser<InferToolArgs<P>>(name, parameters, converted),
-    execute: (execute ?? runsOnClient(toolName)) as (args: InferToolArgs<P>, ctx: ToolContext<C>) => Promise<Awaited<Out>> | Awaited<Out>,
+    execute: (execute ?? runsOnClient(toolName)) as (
+      args: InferToolArgs<P>,
+      ctx: ToolContext<C>,
+    ) => Promise<Awaited<Out>> | Awaited<Out>,
   });
 }
 

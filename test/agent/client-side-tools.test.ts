@@ -71,7 +71,10 @@ describe('client-side tools (no execute)', () => {
   });
 
   it('should tell the model when the paused call is rejected instead', async () => {
-    env.emu.script([toolTurn(['c_loc', 'get_location', '{"precise":true}']), { message: { content: 'OK.' } }]);
+    env.emu.script([
+      toolTurn(['c_loc', 'get_location', '{"precise":true}']),
+      { message: { content: 'OK.' } },
+    ]);
     const { agent } = createAgent();
     const paused = await agent.run('Where am I?');
     const state = RunState.fromJSON(JSON.stringify(paused.state), agent);
