@@ -60,9 +60,13 @@ export async function executeTurnTools(
   }
   // Outcomes already in the ledger were reported by the run that produced them.
   let fresh: Set<string> | undefined;
+  let clientCalls: Set<string> | undefined;
   if (emit) {
     fresh = new Set();
-    for (const call of runnable) if (!state.ledger.has(call.toolCallId)) fresh.add(call.toolCallId);
+    for (const call of runnable) {
+      if (!state.ledger.has(call.toolCallId)) fresh.add(call.toolCallId);
+      if (call.clientSide) (clientCalls ??= new Set()).add(call.toolCallId);
+    }
   }
   // Each result is reported as soon as its call ends, not when the whole turn is done.
   const report = (outcome: ToolCallOutcome): void => {
@@ -70,7 +74,15 @@ export async function executeTurnTools(
     if (!emit || !fresh?.has(outcome.toolCallId) || ToolSuspendedError.isInstance(outcome.error)) return;
     const { toolCallId, toolName, input } = outcome;
     if (outcome.status === 'ok') {
-      emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });
+      const clientSide = clientCalls?.has(toolCallId) === true;
+      emit({
+        type: 'tool-result',
+        toolCallId,
+        toolName,
+        input,
+        output: outcome.output,
+        ...(clientSide ? { clientSide } : {}),
+      });
       for (const source of toolResultSources(toolSet, outcome) ?? [])
         emit({ type: 'source', toolCallId, ...source });
     } else
