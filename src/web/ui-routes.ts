@@ -175,6 +175,7 @@ async function getMessages(context: UIRoutesContext, clientId: string): Promise<
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     input: call.arguments,
+    ...(call.clientSide ? { clientSide: true as const } : {}),
   }));
   const restored = toUIMessages(messages, {
     pendingApprovals,

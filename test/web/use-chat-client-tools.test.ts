@@ -134,6 +134,14 @@ describe.each(MAJORS)('client-side tools on /api/ui with useChat of %s', (_major
     expect(types).not.toContain('tool-approval-request');
     expect(types).not.toContain('tool-output-available');
     expect(types.at(-1)).toBe('finish');
+    // A reload shows the call waiting for the page's output, not for an approval.
+    const restored = (await (await fetch(`${api}/chat-raw/messages`)).json()) as AnyUIMessage[];
+    const waiting = restored.at(-1)!.parts.find((p) => p.type === 'tool-get_location');
+    expect(waiting).toMatchObject({
+      toolCallId: 'c_loc',
+      state: 'input-available',
+      input: { precise: false },
+    });
 
     const assistant = (toolCallId: string) => ({
       id: 'a-1',
