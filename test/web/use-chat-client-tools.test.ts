@@ -169,6 +169,47 @@ describe.each(MAJORS)('client-side tools on /api/ui with useChat of %s', (_major
     expect(weatherRuns).toBe(0);
   });
 
+  it('should continue on /api/chat with { toolCallId, output } posted to the run approvals route', async () => {
+    const { handler } = await start();
+    env.emu.script([call('c_loc', 'get_location', { precise: true }), { message: { content: 'Nice.' } }]);
+    const post = (path: string, body: object) =>
+      handler.fetch(
+        new Request(`http://chat/api${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+    const first = await post('/chat', { message: 'Where am I?' });
+    const runId = first.headers.get('x-run-id')!;
+    const events = await first.text();
+    expect(events).toContain('"type":"tool-call"');
+    expect(events).not.toContain('tool-approval-request');
+    const sessionId = first.headers.get('x-session-id')!;
+    const session = (await (
+      await handler.fetch(new Request(`http://chat/api/sessions/${sessionId}`))
+    ).json()) as {
+      pendingApprovals: unknown[];
+    };
+    expect(session.pendingApprovals).toEqual([
+      expect.objectContaining({ toolCallId: 'c_loc', toolName: 'get_location', clientSide: true }),
+    ]);
+    const refused = await post(`/runs/${runId}/approvals`, {
+      decisions: [{ toolCallId: 'c_loc', approved: true }],
+    });
+    expect(refused.status).toBe(409);
+    const next = await post(`/runs/${runId}/approvals`, {
+      decisions: [{ toolCallId: 'c_loc', output: { city: 'Nice' } }],
+    });
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain('Nice.');
+    expect(chatRequests(env.emu)[1]!.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c_loc',
+      content: '{"city":"Nice"}',
+    });
+  });
+
   describe.skipIf(!redisUp)('when the output reaches another server on the same Redis store', () => {
     const prefix = `${uniqueNamespace('client-tools')}:`;
     const redis = redisUp ? new Redis(REDIS_URL) : undefined;
