@@ -65,7 +65,9 @@ export async function executeTurnTools(
     fresh = new Set();
     for (const call of runnable) {
       if (!state.ledger.has(call.toolCallId)) fresh.add(call.toolCallId);
-      if (call.clientSide) (clientCalls ??= new Set()).add(call.toolCallId);
+      if (!call.clientSide) continue;
+      clientCalls ??= new Set();
+      clientCalls.add(call.toolCallId);
     }
   }
   // Each result is reported as soon as its call ends, not when the whole turn is done.
