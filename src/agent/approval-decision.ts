@@ -11,11 +11,17 @@ export interface ApprovalDecision {
   approved: boolean;
   /** Why it was rejected, told to the model. */
   reason?: string | undefined;
+  /**
+   * The output of a client-side tool's call (a tool without `execute`), as the AI SDK's `addToolOutput`
+   * sends it; `approved` may be left out (true). The model reads it as the tool's output. With
+   * `approved: false` the call failed in the client (`reason` is the error the model reads).
+   */
+  output?: unknown;
 }
 
 /**
  * `value` as a non-empty list of decisions, or a `ConfigurationError` naming the entry and the rule
- * (`decisions[1].approved: required boolean`).
+ * (`decisions[1].approved: required boolean`). An entry with `output` answers a client-side call.
  */
 export function checkApprovalDecisions(value: unknown, field = 'decisions'): ApprovalDecision[] {
   if (!Array.isArray(value) || value.length === 0) {
@@ -26,6 +32,14 @@ export function checkApprovalDecisions(value: unknown, field = 'decisions'): App
     const at = `${field}[${index}]`;
     if (typeof decision?.toolCallId !== 'string' || decision.toolCallId === '') {
       throw new ConfigurationError({ field: `${at}.toolCallId`, rule: 'required string' });
+    }
+    const hasOutput = Object.hasOwn(decision, 'output');
+    if (hasOutput && (decision.approved === undefined || decision.approved === true)) {
+      return { toolCallId: decision.toolCallId, approved: true, output: decision.output };
+    }
+    if (hasOutput && decision.approved === false) {
+      const reason = typeof decision.reason === 'string' ? decision.reason : 'The tool failed in the client.';
+      return { toolCallId: decision.toolCallId, approved: false, reason, output: undefined };
     }
     if (typeof decision.approved !== 'boolean') {
       throw new ConfigurationError({ field: `${at}.approved`, rule: 'required boolean' });

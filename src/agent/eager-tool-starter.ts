@@ -37,7 +37,7 @@ export function createEagerToolStarter(turn: TurnToolContext): EagerToolStarter 
 }
 
 function mayStartEarly(tool: Tool): boolean {
-  return tool.idempotent && tool.needsApproval === false;
+  return tool.idempotent && tool.needsApproval === false && !tool.clientSide;
 }
 
 /**

@@ -50,6 +50,8 @@ export interface ToolResultEvent {
   toolName: string;
   input: unknown;
   output: unknown;
+  /** True when the output was supplied by the caller for a client-side tool (one without `execute`). */
+  clientSide?: true;
 }
 /** A function call failed (bad arguments, unknown tool, throw, timeout, abort, rejection); the model is told. */
 export interface ToolErrorEvent {

@@ -1,6 +1,7 @@
 import type { SvcClient } from '../api/svc-client.js';
 import { ToolSuspendedError } from '../tools/errors.js';
 import { executeScopedToolCall, type ToolCallScope } from '../tools/execute-tool-call.js';
+import { formatToolOutput } from '../tools/format-tool-output.js';
 import { notStartedText, rejectionText } from '../tools/model-texts.js';
 import type { ToolCallOutcome, ToolSet } from '../tools/tool.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
@@ -59,9 +60,15 @@ export async function executeTurnTools(
   }
   // Outcomes already in the ledger were reported by the run that produced them.
   let fresh: Set<string> | undefined;
+  let clientCalls: Set<string> | undefined;
   if (emit) {
     fresh = new Set();
-    for (const call of runnable) if (!state.ledger.has(call.toolCallId)) fresh.add(call.toolCallId);
+    for (const call of runnable) {
+      if (!state.ledger.has(call.toolCallId)) fresh.add(call.toolCallId);
+      if (!call.clientSide) continue;
+      clientCalls ??= new Set();
+      clientCalls.add(call.toolCallId);
+    }
   }
   // Each result is reported as soon as its call ends, not when the whole turn is done.
   const report = (outcome: ToolCallOutcome): void => {
@@ -69,7 +76,15 @@ export async function executeTurnTools(
     if (!emit || !fresh?.has(outcome.toolCallId) || ToolSuspendedError.isInstance(outcome.error)) return;
     const { toolCallId, toolName, input } = outcome;
     if (outcome.status === 'ok') {
-      emit({ type: 'tool-result', toolCallId, toolName, input, output: outcome.output });
+      const clientSide = clientCalls?.has(toolCallId) === true;
+      emit({
+        type: 'tool-result',
+        toolCallId,
+        toolName,
+        input,
+        output: outcome.output,
+        ...(clientSide ? { clientSide } : {}),
+      });
       for (const source of toolResultSources(toolSet, outcome) ?? [])
         emit({ type: 'source', toolCallId, ...source });
     } else
@@ -89,9 +104,11 @@ export async function executeTurnTools(
   const pool = runPool(runnable, turn.concurrency, async (call) => {
     if (checkpointFailure) return unrunOutcome(call);
     const early = eager?.claim(call);
-    const outcome = await (early
-      ? state.ledger.run(call.toolCallId, () => early)
-      : executeScopedToolCall(turn, toToolCall(call), toolSignal, state.ledger, parsedArgumentsOf(call)));
+    const outcome = await (call.clientSide
+      ? state.ledger.run(call.toolCallId, async () => clientOutcome(call, toolSet, turn.maxOutputChars))
+      : early
+        ? state.ledger.run(call.toolCallId, () => early)
+        : executeScopedToolCall(turn, toToolCall(call), toolSignal, state.ledger, parsedArgumentsOf(call)));
     report(outcome);
     if (onToolFinished && !checkpointFailure) {
       try {
@@ -125,6 +142,21 @@ export async function executeTurnTools(
     return unrunResult(call, 'rejected', content);
   });
   return 'settled';
+}
+
+// A client-side call's outcome: the output the caller supplied, as the model reads any tool's output.
+function clientOutcome(call: PendingToolCall, toolSet: ToolSet, maxOutputChars: number): ToolCallOutcome {
+  const output = call.clientOutput;
+  const cap = toolSet.functions.get(call.toolName)?.maxOutputChars ?? maxOutputChars;
+  return {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+    status: 'ok',
+    output,
+    content: formatToolOutput(output, cap),
+    executed: true,
+  };
 }
 
 // A call left unstarted because the turn already failed: nothing ran, so a resume may start it.

@@ -59,7 +59,9 @@ export function prepareToolCalls(
  */
 export function needsApprovalCheck(pending: readonly PendingToolCall[], toolSet: ToolSet): boolean {
   for (const call of pending) {
-    const policy = toolSet.functions.get(call.toolName)?.needsApproval;
+    const tool = toolSet.functions.get(call.toolName);
+    if (tool?.clientSide) return true;
+    const policy = tool?.needsApproval;
     if (policy !== undefined && policy !== false) return true;
   }
   return false;
@@ -67,7 +69,7 @@ export function needsApprovalCheck(pending: readonly PendingToolCall[], toolSet:
 
 /**
  * Asks each call's `needsApproval` and marks the calls that must wait for a human, emitting
- * `tool-approval-request` for them. A call that cannot run (unknown tool, bad arguments) needs no
+ * `tool-approval-request` for them; a client-side tool's calls wait for their output. A call that cannot run (unknown tool, bad arguments) needs no
  * approval: the model is told why instead.
  */
 export async function requestApprovals(
@@ -78,6 +80,12 @@ export async function requestApprovals(
   for (const call of pending) {
     const tool = toolSet.functions.get(call.toolName);
     if (!tool || !(parsedArgumentsOf(call) ?? tool.parseArguments(call.arguments)).ok) continue;
+    // A client-side call waits for its output, the way an approval waits for a human (one paused state).
+    if (tool.clientSide) {
+      call.approval = 'pending';
+      call.clientSide = true;
+      continue;
+    }
     const ctx = {
       toolCallId: call.toolCallId,
       signal: turn.signal ?? neverAborted,
@@ -90,7 +98,8 @@ export async function requestApprovals(
     if (await resolveNeedsApproval(tool, call.input, ctx).catch(() => true)) call.approval = 'pending';
   }
   for (const call of pending) {
-    if (call.approval !== 'pending') continue;
+    // A client-side call was announced by its `tool-call` event; nobody approves it.
+    if (call.approval !== 'pending' || call.clientSide) continue;
     emit?.({
       type: 'tool-approval-request',
       toolCallId: call.toolCallId,

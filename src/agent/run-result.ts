@@ -59,6 +59,8 @@ export interface ToolApprovalItem {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** True for a client-side tool's call: it waits for its output (`supplyOutput`), not for an approval. */
+  clientSide?: true;
 }
 
 interface RunResultBase {

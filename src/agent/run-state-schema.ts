@@ -77,6 +77,8 @@ function createRunStateJsonSchema() {
     input: z.unknown().optional(),
     approval: z.enum(['none', 'pending', 'approved', 'rejected']),
     rejectionMessage: z.string().optional(),
+    clientSide: z.literal(true).optional(),
+    clientOutput: z.unknown().optional(),
     // The paused run of an agent used as a tool (a saved RunState, read back by RunState.fromJSON).
     subRun: z.unknown().optional(),
   });

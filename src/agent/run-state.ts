@@ -22,6 +22,10 @@ export interface PendingToolCall {
   /** `none`: runs without a human; `pending`: waits; `approved` / `rejected`: decided. */
   approval: 'none' | 'pending' | 'approved' | 'rejected';
   rejectionMessage?: string;
+  /** A client-side tool's call: it is answered with `clientOutput` (supplied by the caller), never run. */
+  clientSide?: true;
+  /** The output the caller supplied for a client-side call (`supplyOutput`). */
+  clientOutput?: unknown;
   /** The paused run of an agent used as a tool: its interruptions are this run's, and it resumes with it. */
   subRun?: RunState;
 }
@@ -61,7 +65,9 @@ export class RunState {
   turnLimit: number | undefined;
 
   constructor(
-    init: Partial<Omit<RunState, 'approve' | 'reject' | 'toJSON' | 'interruptions' | 'clone'>> = {},
+    init: Partial<
+      Omit<RunState, 'approve' | 'reject' | 'supplyOutput' | 'toJSON' | 'interruptions' | 'clone'>
+    > = {},
   ) {
     this.messages = init.messages ?? [];
     this.steps = init.steps ?? [];
@@ -79,15 +85,40 @@ export class RunState {
   get interruptions(): ToolApprovalItem[] {
     return this.pendingToolCalls
       .filter((call) => call.approval === 'pending')
-      .flatMap(({ toolCallId, toolName, input, subRun }) =>
-        subRun ? subRun.interruptions : [{ toolCallId, toolName, input }],
+      .flatMap(({ toolCallId, toolName, input, subRun, clientSide }) =>
+        subRun
+          ? subRun.interruptions
+          : [clientSide ? { toolCallId, toolName, input, clientSide } : { toolCallId, toolName, input }],
       );
   }
 
   /** Lets a paused call run when the run resumes with `agent.run(state)`. */
   approve(toolCallId: string): this {
     if (this.#decideInSubRun(toolCallId, (sub) => sub.approve(toolCallId))) return this;
-    this.#awaitingDecision(toolCallId).approval = 'approved';
+    const call = this.#awaitingDecision(toolCallId);
+    if (call.clientSide)
+      throw new ToolApprovalError({
+        toolCallId,
+        message: `Tool call "${toolCallId}" is a client-side tool's call: supply its output with supplyOutput`,
+      });
+    call.approval = 'approved';
+    return this;
+  }
+
+  /**
+   * Answers a client-side tool's paused call with `output` (what the AI SDK's `addToolOutput` sends); the
+   * call counts as done when the run resumes with `agent.run(state)`, and the model reads the output.
+   */
+  supplyOutput(toolCallId: string, output: unknown): this {
+    if (this.#decideInSubRun(toolCallId, (sub) => sub.supplyOutput(toolCallId, output))) return this;
+    const call = this.#awaitingDecision(toolCallId);
+    if (!call.clientSide || call.approval !== 'pending')
+      throw new ToolApprovalError({
+        toolCallId,
+        message: `Tool call "${toolCallId}" is not a client-side call waiting for its output`,
+      });
+    call.approval = 'approved';
+    call.clientOutput = output;
     return this;
   }
 

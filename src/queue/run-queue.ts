@@ -273,15 +273,17 @@ export class RunQueue {
     decisions: readonly QueueDecision[],
     options: DecideOptions = {},
   ): Promise<void> {
-    checkApprovalDecisions(decisions);
     let outcome: { record: RunRecord; recorded: boolean } | undefined;
     let anyRecorded = false;
-    for (const { toolCallId, approved, reason } of decisions) {
+    for (const decision of checkApprovalDecisions(decisions)) {
+      const { toolCallId, approved, reason } = decision;
+      // An output (of a client-side tool's call) goes with its decision: it is what the model reads.
+      const output = Object.hasOwn(decision, 'output') ? { output: decision.output } : {};
       outcome = await decideRun(
         this.#store,
         runId,
         toolCallId,
-        approved ? { approved: true } : { approved: false, reason },
+        approved ? { approved: true, ...output } : { approved: false, reason },
       );
       anyRecorded ||= outcome.recorded;
     }

@@ -18,8 +18,12 @@ export interface DefineToolOptions<P extends ToolParameters, Out, C> {
   description: string;
   /** Arguments schema: a zod 4 object, a zod 3 object from `zod/v3`, or a JSON Schema. @default no arguments */
   parameters?: P;
-  /** Runs the tool; `args` are already validated against `parameters`. */
-  execute: (args: InferToolArgs<P>, ctx: ToolContext<C>) => Out | Promise<Out>;
+  /**
+   * Runs the tool; `args` are already validated against `parameters`. Without it the tool is client-side
+   * (as the AI SDK's tools without `execute`): a run pauses with the call pending until its output is
+   * supplied (`state.supplyOutput(toolCallId, output)`, or `addToolOutput` in a `useChat` page).
+   */
+  execute?: (args: InferToolArgs<P>, ctx: ToolContext<C>) => Out | Promise<Out>;
   /** Per-call time limit in milliseconds. @default 60_000 */
   timeoutMs?: number;
   /** Whether a human must approve each call (or a function deciding per call). @default false */
@@ -72,7 +76,7 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
   if (typeof description !== 'string' || description.trim() === '') {
     fail('description is required: tell the model what the tool does and when to use it');
   }
-  if (typeof execute !== 'function') fail('execute must be a function');
+  if (execute !== undefined && typeof execute !== 'function') fail('execute must be a function or left out');
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     fail('timeoutMs must be a positive number of milliseconds');
   }
@@ -100,10 +104,24 @@ export function defineTool<P extends ToolParameters = JsonSchemaParameters, Out 
     },
     timeoutMs,
     needsApproval,
-    idempotent,
+    idempotent: execute === undefined ? false : idempotent,
+    ...(execute === undefined ? { clientSide: true as const } : {}),
     ...(maxOutputChars === undefined ? {} : { maxOutputChars }),
     ...(sources === undefined ? {} : { sources }),
     parseArguments: createArgumentsParser<InferToolArgs<P>>(name, parameters, converted),
-    execute: execute as (args: InferToolArgs<P>, ctx: ToolContext<C>) => Promise<Awaited<Out>> | Awaited<Out>,
+    execute: (execute ?? runsOnClient(toolName)) as (
+      args: InferToolArgs<P>,
+      ctx: ToolContext<C>,
+    ) => Promise<Awaited<Out>> | Awaited<Out>,
   });
+}
+
+// What a client-side tool runs if called anyway (the loop never does): its output comes from the caller.
+function runsOnClient(name: string): () => never {
+  return () => {
+    throw new ToolDefinitionError({
+      toolName: name,
+      rule: 'a client-side tool (no execute) is answered with its output, not run',
+    });
+  };
 }

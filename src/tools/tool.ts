@@ -52,6 +52,8 @@ export interface Tool<Args = any, Out = unknown, C = any> {
   readonly timeoutMs: number;
   /** Whether a human must approve a call before it runs. @default false */
   readonly needsApproval: NeedsApproval<Args, C>;
+  /** True for a tool declared without `execute`: its calls pause the run until their output is supplied. */
+  readonly clientSide?: true;
   /** Whether running the same call twice is harmless, so a resume or retry may run it again. @default false */
   readonly idempotent: boolean;
   /** Cap on this tool's `tool` message, in characters; `undefined` uses the agent's `maxToolOutputChars`. */

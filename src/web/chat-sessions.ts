@@ -189,7 +189,11 @@ export function createChatSessions(options: ChatSessionsOptions) {
         message: `runId: run '${run.runId}' is no longer waiting for approvals`,
       });
     }
-    applyDecisions(RunState.fromJSON(record.state as unknown as RunStateJson, anyOwner), decisions);
+    // Only what applies goes on to the runner: outputs of calls answered already are the page's echo.
+    const applied = applyDecisions(
+      RunState.fromJSON(record.state as unknown as RunStateJson, anyOwner),
+      decisions,
+    );
     const runId = generateId();
     await claimSession(sessionId, runId, run.agentRunId);
     if (!(await store.setValueIf(chatKeys.paused(sessionId), paused.version, undefined))) {
@@ -204,7 +208,7 @@ export function createChatSessions(options: ChatSessionsOptions) {
         runId,
         sessionId,
         pausedRunId: run.agentRunId,
-        decisions: decisions as ApprovalDecision[],
+        decisions: applied,
         owner,
       });
     } catch (error) {

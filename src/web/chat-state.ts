@@ -12,6 +12,8 @@ export interface PendingApproval {
   toolName: string;
   /** The call's arguments. */
   arguments: unknown;
+  /** True for a client-side tool's call: it waits for its output (`addToolOutput`), not for a decision. */
+  clientSide?: true;
 }
 
 /** How a chat run ended: as the agent ended it, or `stopped` by a stop request. */

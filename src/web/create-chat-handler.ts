@@ -103,7 +103,8 @@ export interface ChatHandler {
  *   answers 409 naming the pending tool calls, unless `rejectPending: true` declines them.
  * - `POST /runs/:runId/approvals` `{ decisions: [{ toolCallId, approved, reason? }] }`: continues a run
  *   paused for approvals (on any server; a decision is applied once) as a new run (a new event log),
- *   while the agent continues the same stored run.
+ *   while the agent continues the same stored run. A client-side tool's call (a tool without `execute`)
+ *   is answered the same way with `{ toolCallId, output }`.
  * - `GET /runs/:runId/events` (with `Last-Event-ID`): reconnects to a run on any server, replaying what
  *   was missed from the stored log and following the rest.
  * - `POST /runs/:runId/stop`: stops the run wherever it executes; answers its outcome.

@@ -174,6 +174,7 @@ export async function settleChatRun(options: {
         toolCallId: item.toolCallId,
         toolName: item.toolName,
         arguments: item.input,
+        ...(item.clientSide ? { clientSide: true as const } : {}),
       })),
     };
     const current = await store.getValue(chatKeys.paused(sessionId));

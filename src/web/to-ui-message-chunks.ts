@@ -168,8 +168,9 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
         markAwaiting(event.toolCallId, out);
         return;
       case 'tool-result':
-        // A resumed run reports results of calls announced by the run before it: announce them again.
-        if (!announced.has(event.toolCallId)) {
+        // A resumed run reports results of calls announced by the run before it: announce them again;
+        // not a client-side call's (the page answered it: announcing it again fires `onToolCall` again).
+        if (!announced.has(event.toolCallId) && event.clientSide !== true) {
           announced.add(event.toolCallId);
           out.push({ type: 'tool-input-available', ...pick(event) });
         }

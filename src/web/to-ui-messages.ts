@@ -68,17 +68,18 @@ export function toUIMessages(
   });
   // The paused turn, when the messages leave it out, becomes one more step of the last answer.
   let pausedStep: UIMessage | undefined;
+  // A client-side call waits for the page's output (`input-available`, so `onToolCall`'s app answers it).
+  const awaitingOutput = new Set<string>();
   for (const pending of options.pendingApprovals ?? []) {
     const approval = { id: pending.toolCallId };
+    if (pending.clientSide) awaitingOutput.add(pending.toolCallId);
+    const waiting = pending.clientSide
+      ? { state: 'input-available' as const }
+      : { state: 'approval-requested' as const, approval };
     const call = calls.get(pending.toolCallId);
     const part = call?.message.parts[call.index];
     if (call && part && isToolPart(part)) {
-      call.message.parts[call.index] = {
-        ...base(part),
-        state: 'approval-requested',
-        input: part.input,
-        approval,
-      };
+      call.message.parts[call.index] = { ...base(part), input: part.input, ...waiting };
       continue;
     }
     let last = out.at(-1);
@@ -91,16 +92,15 @@ export function toUIMessages(
     const added: UIToolPart = {
       type: `tool-${pending.toolName}`,
       toolCallId: pending.toolCallId,
-      state: 'approval-requested',
       input: pending.input,
-      approval,
+      ...waiting,
     };
     calls.set(pending.toolCallId, { message: last, index: last.parts.length });
     last.parts.push(added);
   }
-  for (const { message, index } of calls.values()) {
+  for (const [toolCallId, { message, index }] of calls) {
     const part = message.parts[index];
-    if (part && isToolPart(part) && part.state === 'input-available')
+    if (part && isToolPart(part) && part.state === 'input-available' && !awaitingOutput.has(toolCallId))
       message.parts[index] = {
         ...base(part),
         state: 'output-error',

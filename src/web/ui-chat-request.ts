@@ -26,6 +26,9 @@ interface UIPart {
   text?: unknown;
   state?: unknown;
   toolCallId?: unknown;
+  output?: unknown;
+  errorText?: unknown;
+  providerExecuted?: unknown;
   approval?: { id?: unknown; approved?: unknown; reason?: unknown };
 }
 
@@ -69,17 +72,28 @@ export function parseUIChatRequest(body: Record<string, unknown>): UIChatRequest
     });
   if (last.role === 'user')
     return { sessionId: id, kind: 'message', content: uiUserContent(parts, at), page: pageOf(messages) };
-  const decisions = parts
-    .filter((part) => part.state === 'approval-responded' && typeof part.toolCallId === 'string')
-    .map((part): ApprovalDecision => {
+  const decisions = parts.flatMap((part): ApprovalDecision[] => {
+    if (typeof part.toolCallId !== 'string') return [];
+    const toolCallId = part.toolCallId;
+    if (part.state === 'approval-responded') {
       const approved = part.approval?.approved === true;
       const reason = typeof part.approval?.reason === 'string' ? part.approval.reason : undefined;
-      return { toolCallId: part.toolCallId as string, approved, ...(reason === undefined ? {} : { reason }) };
-    });
+      return [{ toolCallId, approved, ...(reason === undefined ? {} : { reason }) }];
+    }
+    // Outputs the page holds (`addToolOutput` of a client-side call, or the server's own calls, which the
+    // run answered already and skips): the server decides which call waits for one.
+    if (part.providerExecuted === true) return [];
+    if (part.state === 'output-available') return [{ toolCallId, approved: true, output: part.output }];
+    if (part.state === 'output-error' && !Object.hasOwn(part, 'output')) {
+      const reason = typeof part.errorText === 'string' ? part.errorText : 'The tool failed in the browser.';
+      return [{ toolCallId, approved: false, reason, output: undefined }];
+    }
+    return [];
+  });
   if (decisions.length === 0)
     throw new ChatRequestError({
       status: 400,
-      message: `messages[${messages.length - 1}]: expected a user message or approval responses`,
+      message: `messages[${messages.length - 1}]: expected a user message, approval responses or tool outputs`,
     });
   return { sessionId: id, kind: 'decisions', decisions };
 }

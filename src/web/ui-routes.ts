@@ -3,6 +3,7 @@ import type { SseFrame } from '../agent/server-sse/sse-frame.js';
 import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 import { toSseResponse } from '../agent/server-sse/sse-writer.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import type { ApprovalDecision } from './apply-decisions.js';
 import { readCallNotes } from './chat-call-notes.js';
 import { type ChatOwner, ownedSessionId } from './chat-owner.js';
 import type { ChatSessions } from './chat-sessions.js';
@@ -14,7 +15,7 @@ import { parseUIChatRequest, uiFramesFromEvents } from './ui-chat-request.js';
 import type { UIChatRun, UIChatRuns } from './ui-chat-runs.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
 import { followPageHistory } from './ui-page-history.js';
-import { jsonResponse } from './web-error.js';
+import { ChatRequestError, jsonResponse } from './web-error.js';
 
 /** What the `useChat` routes need from the chat handler. */
 export interface UIRoutesContext {
@@ -59,7 +60,15 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
   const parsed = parseUIChatRequest(await readJsonObject(request, maxBodyBytes));
   const sessionId = ownedSessionId(context.owner, parsed.sessionId);
   if (parsed.kind === 'decisions') {
-    const runId = await sessions.continuePaused(sessionId, parsed.decisions, undefined, context.owner);
+    let runId: string;
+    try {
+      runId = await sessions.continuePaused(sessionId, parsed.decisions, undefined, context.owner);
+    } catch (error) {
+      // The same tool outputs posted again (a retry): the answer they led to, never applied twice.
+      const answer = await answerOfOutputs(context, sessionId, parsed.decisions, error);
+      if (answer) return streamUI(context, parsed.sessionId, answer);
+      throw error;
+    }
     // The answer goes on in the message that asked: its id, as a restore names it.
     const items = await store.getItems(sessionId);
     const messageId = `msg-${items.findLastIndex((item) => item.role === 'user') + 1}`;
@@ -105,6 +114,28 @@ async function postUI(context: UIRoutesContext, request: Request): Promise<Respo
   };
   await uiRuns.begin(sessionId, run);
   return streamUI(context, parsed.sessionId, run);
+}
+
+/**
+ * The chat's last answer when `error` says nothing waits for decisions and every decision is a tool output
+ * the session holds already (as the answer of that call); otherwise `undefined` (the error stands).
+ */
+async function answerOfOutputs(
+  context: UIRoutesContext,
+  sessionId: string,
+  decisions: readonly ApprovalDecision[],
+  error: unknown,
+): Promise<UIChatRun | undefined> {
+  if (!(error instanceof ChatRequestError) || (error.status !== 404 && error.status !== 409))
+    return undefined;
+  if (!decisions.every((d) => Object.hasOwn(d, 'output'))) return undefined;
+  const answered = new Set(
+    (await context.store.getItems(sessionId)).flatMap((item) =>
+      item.role === 'tool' ? [item.tool_call_id] : [],
+    ),
+  );
+  if (!decisions.every((d) => answered.has(d.toolCallId))) return undefined;
+  return (await context.uiRuns.lastOf(sessionId)).value;
 }
 
 async function getStream(context: UIRoutesContext, clientId: string): Promise<Response> {
@@ -172,6 +203,7 @@ async function getMessages(context: UIRoutesContext, clientId: string): Promise<
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     input: call.arguments,
+    ...(call.clientSide ? { clientSide: true as const } : {}),
   }));
   const restored = toUIMessages(messages, {
     pendingApprovals,

@@ -6,7 +6,7 @@ import type { RunStateJson } from '../run-state-schema.js';
 import type { RunRecord, RunStore } from './store.js';
 
 /** A decision on the call `toolCallId` names separately: the library's one `ApprovalDecision` without it. */
-type Decision = Pick<ApprovalDecision, 'approved' | 'reason'>;
+type Decision = Pick<ApprovalDecision, 'approved' | 'reason' | 'output'>;
 
 /** What `decideRun` did: the record after the decision, and whether this call wrote it. */
 export interface DecisionOutcome {
@@ -61,7 +61,10 @@ export async function decideRun(
         message: `Run "${runId}" has no tool call "${toolCallId}" awaiting approval; waiting: ${ids || 'none'}`,
       });
     }
-    if (decision.approved) state.approve(toolCallId);
+    // A client-side call is answered with its output (an output decision), never approved.
+    if (decision.approved && Object.hasOwn(decision, 'output'))
+      state.supplyOutput(toolCallId, decision.output);
+    else if (decision.approved) state.approve(toolCallId);
     else state.reject(toolCallId, decision.reason);
     const { version, createdAt: _createdAt, updatedAt: _updatedAt, ...input } = record;
     const interruptions = state.interruptions as ToolApprovalItem[];
