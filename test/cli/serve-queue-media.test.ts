@@ -6,7 +6,7 @@ import type { Emulator } from '../../src/emulator/types.js';
 import { REDIS_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
 import { tinyPng } from '../helpers/media-bytes.js';
 import { dropRedisKeys } from '../helpers/queue-backends.js';
-import { childEnv, cliMain, tsxImport } from '../helpers/run-cli-process.js';
+import { childEnv, cliMain, runCli, tsxImport } from '../helpers/run-cli-process.js';
 
 const redisUp = await serviceAvailable('redis');
 
@@ -157,3 +157,15 @@ describe.skipIf(!redisUp)(
     });
   },
 );
+
+describe('svc-agents serve --queue --voice', () => {
+  it('should be refused, naming the worker as where --voice goes (the workers speak the answers)', async () => {
+    const result = await runCli(
+      ['serve', '--port', '0', '--queue', '--voice', 'qingchunshaonv', '--redis', 'redis://127.0.0.1:1'],
+      { timeoutMs: 60_000 },
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('give --voice to `svc-agents worker`');
+  });
+});

@@ -58,7 +58,8 @@ export const workerCommand: CommandSpec = {
   },
   details:
     "SIGTERM (or Ctrl-C) stops taking runs and finishes the current ones; a killed worker's runs are resumed by another from their checkpoints. A TypeScript agents module is loaded through tsx.\n" +
-    'Without --agents it runs the chats of `serve --queue` on the same --redis/--postgres and --namespace:\n' +
+    'Without --agents it runs the chats of `serve --queue` on the same --redis/--postgres and --namespace,\n' +
+    "with each session's uploaded files and images as `serve` does (--voice: spoken answers):\n" +
     '  svc-agents serve --redis redis://127.0.0.1:6379 --queue   and   svc-agents worker --redis redis://127.0.0.1:6379',
   async run(ctx, args) {
     const modulePath = args.values.agents as string | undefined;
@@ -163,16 +164,18 @@ function sessionAgent(
   store: Store,
 ): WorkerAgent {
   const uploads = new KnowledgeUploads(client, store);
-  return async ({ record }) => {
+  return async ({ runId, owner }) => {
+    const record = await store.getRun(runId);
     // The run's session id is the one the uploads were keyed by (the owner's, with authorize).
-    const sessionId = record.session?.id;
-    const state = (record.state as { messages?: ChatMessage[] }).messages ?? [];
+    const sessionId = record?.session?.id;
+    const state = (record?.state as { messages?: ChatMessage[] } | undefined)?.messages ?? [];
     const history = sessionId ? ((await store.getItems(sessionId)) as ChatMessage[]) : [];
     return factory({
       client,
-      sessionId: sessionId ?? record.id,
+      sessionId: sessionId ?? runId,
       knowledgeBaseId: sessionId ? await uploads.storeOf(sessionId) : undefined,
       vision: holdsImage([...history, ...state]),
+      ...(owner !== undefined && { owner: { userId: owner } }),
     });
   };
 }
