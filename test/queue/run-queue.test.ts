@@ -74,39 +74,6 @@ for (const backend of queueBackends) {
       await emu.close();
     });
 
-    describe('when an agent is a function of the run', () => {
-      it("should build each run's agent from its stored record, with the run's session", async () => {
-        emu.script([{ message: { content: 'Hi from s-7.' } }]);
-        const asked: Array<{ runId: string; session: string | undefined }> = [];
-        worker = await startWorker({
-          connection: ns.connection,
-          store: ns.store,
-          name: ns.queueName,
-          agents: {
-            support: ({ runId, record }) => {
-              asked.push({ runId, session: record.session?.id });
-              return new Agent({
-                client,
-                model: 'svc-3.5-flash',
-                instructions: `Session ${record.session?.id}.`,
-              });
-            },
-          },
-          handleSignals: false,
-        });
-
-        await queue.enqueue('support', 'Hello', { runId: 'f1', session: 's-7' });
-        const record = await queue.waitUntilFinished('f1', { timeout: 15_000 });
-
-        expect(record).toMatchObject({ status: 'completed', text: 'Hi from s-7.' });
-        expect(asked).toEqual([{ runId: 'f1', session: 's-7' }]);
-        const sent = emu.requests().find((request) => request.path.endsWith('/chat/completions'))?.body as {
-          messages: Array<{ role: string; content: string }>;
-        };
-        expect(sent.messages[0]).toEqual({ role: 'system', content: 'Session s-7.' });
-      });
-    });
-
     describe('when a run is enqueued', () => {
       it('should be stored at once, run by a worker and followed through its events', async () => {
         emu.script([toolTurn('c1', 'lookup'), { message: { content: 'Your order shipped.' } }]);
