@@ -89,6 +89,13 @@ export const serveCommand: CommandSpec = {
         'serve',
       );
     }
+    // With --queue the workers answer: a voice given here would be silently unused.
+    if (args.values.queue && args.values.voice !== undefined) {
+      throw new CliUsageError(
+        '--voice with --queue: the workers speak the answers; give --voice to `svc-agents worker`',
+        'serve',
+      );
+    }
     const allowedOrigins = (args.values['allow-origin'] as string[] | undefined) ?? [];
     try {
       checkAllowedOrigins(allowedOrigins);
