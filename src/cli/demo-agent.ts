@@ -5,9 +5,8 @@ import type { SvcClient } from '../api/svc-client.js';
 import type { Channel } from '../api/types/request-options.js';
 import { fileTools } from '../tools/built-in/file-tools.js';
 import { knowledgeBaseTools } from '../tools/built-in/knowledge-base-tools.js';
-import { hostedTools } from '../tools/hosted-tools.js';
 import type { AnyTool, Tool } from '../tools/tool.js';
-import { type ServeAgentFactory, scheduleReminder } from '../web/serve/serve-agent.js';
+import { type ServeAgentFactory, scheduleReminder, uploadedFilesTools } from '../web/serve/serve-agent.js';
 import { demoTools } from './demo-tools/demo-tools.js';
 
 // The one demo agent of the CLI: `chat`, `serve` and `worker` (its "chat" agent) all build it here, so a
@@ -82,15 +81,6 @@ export function demoServeAgent(
       client,
       model: vision ? options.visionModel : options.model,
       modelSettings: vision ? undefined : options.modelSettings,
-      extraTools: knowledgeBaseId
-        ? [
-            hostedTools.retrieval({
-              name: 'uploaded_files',
-              description:
-                'The files the user uploaded in this chat; consult them to answer about their content.',
-              vectorStoreId: knowledgeBaseId,
-            }),
-          ]
-        : [],
+      extraTools: uploadedFilesTools(knowledgeBaseId),
     });
 }

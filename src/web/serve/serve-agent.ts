@@ -58,19 +58,18 @@ export function createServeAgent(options: {
       ...(options.modelSettings && !vision ? { modelSettings: options.modelSettings } : {}),
       instructions: options.instructions,
       ...(knowledgeBases ? { knowledgeBases } : {}),
-      tools: [
-        ...options.tools,
-        scheduleReminder,
-        ...(knowledgeBaseId
-          ? [
-              hostedTools.retrieval({
-                name: 'uploaded_files',
-                description:
-                  'The files the user uploaded in this chat; consult them to answer about their content.',
-                vectorStoreId: knowledgeBaseId,
-              }),
-            ]
-          : []),
-      ],
+      tools: [...options.tools, scheduleReminder, ...uploadedFilesTools(knowledgeBaseId)],
     });
+}
+
+/** The session's uploaded files as one more knowledge base the model searches, when there are any. */
+export function uploadedFilesTools(knowledgeBaseId: string | undefined): AnyTool[] {
+  if (!knowledgeBaseId) return [];
+  return [
+    hostedTools.retrieval({
+      name: 'uploaded_files',
+      description: 'The files the user uploaded in this chat; consult them to answer about their content.',
+      vectorStoreId: knowledgeBaseId,
+    }),
+  ];
 }
