@@ -1,5 +1,5 @@
 import { Dispatcher } from 'undici';
-import { createRedactor, type Redact } from '../transport/redact-secret.js';
+import { createRedactor, type Redact, redactValue } from '../transport/redact-secret.js';
 import {
   type CanonicalRequest,
   canonicalBody,
@@ -70,7 +70,7 @@ export class RecordReplayDispatcher extends Dispatcher {
     const request: CanonicalRequest = {
       method: options.method,
       path: options.path,
-      body: redactDeep(this.#options.normalize ? this.#options.normalize(body) : body, redact),
+      body: redactValue(this.#options.normalize ? this.#options.normalize(body) : body, redact),
     };
     if (this.#options.mode === 'record') return this.#record(options, handler, request, redact);
     const key = requestKey(request);
@@ -86,10 +86,13 @@ export class RecordReplayDispatcher extends Dispatcher {
     const { interactions, cassette } = this.#options;
     const left = interactions.filter((_, i) => !this.#used.has(i));
     const pool = left.length > 0 ? left : interactions;
-    const closest = pool.reduce<Interaction | undefined>(
-      (best, it) => (!best || distance(it.request, request) < distance(best.request, request) ? it : best),
-      undefined,
-    );
+    // Each recorded request measured once against the new one.
+    let closest: Interaction | undefined;
+    let nearest = Number.POSITIVE_INFINITY;
+    for (const it of pool) {
+      const d = distance(it.request, request);
+      if (d < nearest) [closest, nearest] = [it, d];
+    }
     const head = `No recording in ${cassette} answers ${request.method} ${request.path}`;
     if (!closest)
       return new ReplayMissError(`${head}: the cassette is empty. Record it with SVC_RECORD_MODE=record.`, {
@@ -224,12 +227,4 @@ function bearerKeys(headers: Dispatcher.DispatchOptions['headers']): string[] {
     .filter(([name]) => /^(authorization|x-api-key)$/i.test(name))
     .map(([, value]) => value.replace(/^Bearer\s+/i, ''))
     .filter((key) => key.length > 0);
-}
-
-function redactDeep(value: unknown, redact: Redact): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)]));
-  return value;
 }
