@@ -29,6 +29,13 @@ export type {
   ContextWindowOptions,
 } from './agent/context/context-window-options.js';
 export type { ModelPrice, PriceTable } from './agent/cost/price-table.js';
+export type {
+  RunQuery,
+  RunQueryPage,
+  RunQueryStore,
+  RunSortKey,
+  RunSummary,
+} from './agent/durable/run-query.js';
 // Durable runs (stores in `svc-agents/stores`, workers in `svc-agents/queue`), and the shared state a chat
 // on several servers keeps in its store (run event logs, signals, compare-and-set values)
 export type {
