@@ -1,17 +1,30 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url);
 const readme = await readFile(new URL('README.md', root), 'utf8');
+const docNames = (await readdir(new URL('docs/', root))).filter((name) => name.endsWith('.md'));
+/** README.md and every page of docs/, with their text. */
+const pages = [
+  { path: 'README.md', text: readme },
+  ...(await Promise.all(
+    docNames.map(async (name) => ({
+      path: `docs/${name}`,
+      text: await readFile(new URL(`docs/${name}`, root), 'utf8'),
+    })),
+  )),
+];
 
 /** `<!-- snippet: path#region -->` followed by a ts block: the block must equal that region of that file. */
-const snippets = [...readme.matchAll(/<!-- snippet: ([^#]+)#([\w-]+) -->\n```ts\n([\s\S]*?)\n```/g)].map(
-  (m) => ({
+function snippetsOf(page: { path: string; text: string }) {
+  return [...page.text.matchAll(/<!-- snippet: ([^#]+)#([\w-]+) -->\n```ts\n([\s\S]*?)\n```/g)].map((m) => ({
+    page: page.path,
     path: m[1] as string,
     region: m[2] as string,
     code: m[3] as string,
-  }),
-);
+  }));
+}
+const snippets = pages.flatMap(snippetsOf);
 
 function dedent(text: string): string {
   const lines = text.split('\n');
@@ -28,9 +41,17 @@ async function region(path: string, name: string): Promise<string | undefined> {
   return match ? dedent((match[1] as string).replace(/\n$/, '')) : undefined;
 }
 
-describe('README.md', () => {
-  it('should show the tour: tools, runs, streams, structured output, approval, RAG, errors, emulator, plan', () => {
-    expect(snippets.map((s) => s.region)).toEqual(
+describe('README.md and docs/', () => {
+  it('should give the README a tour of a tool, an agent and a run', () => {
+    expect(snippetsOf(pages[0] as (typeof pages)[number]).map((s) => s.region)).toEqual([
+      'define-tool',
+      'create-agent',
+      'run-agent',
+    ]);
+  });
+
+  it('should show streams, structured output, approval, RAG, errors, the emulator and the plan channel in docs/', () => {
+    expect(snippets.filter((s) => s.page !== 'README.md').map((s) => s.region)).toEqual(
       expect.arrayContaining([
         'define-tool',
         'run-agent',
@@ -45,7 +66,7 @@ describe('README.md', () => {
     );
   });
 
-  it.each(snippets.map((s) => [`${s.path}#${s.region}`, s] as const))(
+  it.each(snippets.map((s) => [`${s.page}: ${s.path}#${s.region}`, s] as const))(
     'should show %s exactly as the test runs it',
     async (_name, snippet) => {
       expect(snippet.code).toBe(await region(snippet.path, snippet.region));
@@ -57,12 +78,23 @@ describe('README.md', () => {
     expect(quickstart?.split('\n')).toEqual(['npm install && npm start', 'npm test']);
   });
 
-  it('should link only to files that exist', async () => {
-    const links = [...readme.matchAll(/\]\(((?!https?:)[^)#]+)\)/g)].map((m) => m[1] as string);
-    expect(links.length).toBeGreaterThan(5);
-    const missing = [];
-    for (const link of links)
-      if (!(await stat(new URL(link, root)).catch(() => undefined))) missing.push(link);
-    expect(missing).toEqual([]);
+  it('should stay a short front page (at most 15 KB) that lists every page of docs/', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15_000);
+    const listed = [...readme.matchAll(/\]\(docs\/([\w-]+\.md)\)/g)].map((m) => m[1]);
+    expect(docNames.filter((name) => !listed.includes(name))).toEqual([]);
   });
+
+  it.each(pages.map((page) => [page.path, page] as const))(
+    'should link from %s only to files that exist',
+    async (_name, page) => {
+      const base = new URL(page.path, root);
+      const links = [...page.text.matchAll(/\]\(((?!https?:|mailto:)[^)#]+)(?:#[^)]*)?\)/g)].map(
+        (m) => m[1] as string,
+      );
+      const missing = [];
+      for (const link of links)
+        if (!(await stat(new URL(link, base)).catch(() => undefined))) missing.push(link);
+      expect(missing).toEqual([]);
+    },
+  );
 });
