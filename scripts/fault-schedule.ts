@@ -1,7 +1,7 @@
 // Runs N random fault-schedule cases (default 100,000) against the agent, in batches with fresh seeds,
 // and prints the seed and counterexample of any failure. Loopback only.
 //   npx tsx scripts/fault-schedule.ts [cases] [seed]
-// Replay a failure in the test: FAULT_SEED=<seed> FAULT_CASES=<n> npx vitest run test/agent/fault-schedule.property.test.ts
+// Replay a failure in the test: FAULT_SEED=<seed> FAULT_CASES=<n> npx vitest run test/agent/fault-schedule.property.integration.test.ts
 import fc from 'fast-check';
 import { FaultScheduleServer, faultCaseArb } from '../test/agent/helpers/fault-schedule.js';
 

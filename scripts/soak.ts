@@ -6,7 +6,7 @@
 // the first, when the heap after GC grew by 1 MB or more from run 1,000 to the last run (a leak), or
 // when a request or run fails in a way it should not. A count of 0 skips that part.
 //   node --expose-gc --import tsx scripts/soak.ts [requests=76800] [concurrency=64] [agentRuns=20000]
-// test/agent/agent-run-soak.test.ts runs the agent part at CI size.
+// test/agent/agent-run-soak.integration.test.ts runs the agent part at CI size.
 import { SvcClient } from '../src/api/svc-client.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { APIError } from '../src/transport/errors.js';

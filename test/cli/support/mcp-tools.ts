@@ -1,4 +1,4 @@
-// A tools module for `svc-agents mcp serve --tools` in test/cli/user-modules.test.ts: TypeScript on purpose.
+// A tools module for `svc-agents mcp serve --tools` in test/cli/user-modules.integration.test.ts: TypeScript on purpose.
 import { z } from 'zod';
 import { defineTool } from '../../../src/index.js';
 

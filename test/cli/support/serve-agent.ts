@@ -1,4 +1,4 @@
-// An agent module for `svc-agents serve --agent` in test/cli/serve.test.ts.
+// An agent module for `svc-agents serve --agent` in test/cli/serve.integration.test.ts.
 import { Agent, type SvcClient } from '../../../src/index.js';
 
 export default ({ client }: { client: SvcClient }) =>

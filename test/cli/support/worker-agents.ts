@@ -1,4 +1,4 @@
-// An agents module for `svc-agents worker --agents` in test/cli/user-modules.test.ts: TypeScript on purpose.
+// An agents module for `svc-agents worker --agents` in test/cli/user-modules.integration.test.ts: TypeScript on purpose.
 import { Agent, SvcClient } from '../../../src/index.js';
 
 const client: SvcClient = new SvcClient({ apiKey: 'unused', baseURL: 'http://127.0.0.1:9' });
