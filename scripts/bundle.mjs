@@ -6,12 +6,12 @@ import { build } from 'esbuild';
 import { tsImport } from 'tsx/esm/api';
 
 // The web chat page of `svc-agents serve`, bundled for browsers and defined into the Node bundle as a
-// string (see src/web/serve/load-page-script.ts), so the published package needs no esbuild at run time.
+// string (see src/cli/demo/serve/load-page-script.ts), so the published package needs no esbuild at run time.
 // Its options come from that file, so the built page and the one bundled from source are the same.
-const { pageBuildOptions } = await tsImport('../src/web/serve/load-page-script.ts', import.meta.url);
+const { pageBuildOptions } = await tsImport('../src/cli/demo/serve/load-page-script.ts', import.meta.url);
 const page = await build({
   ...pageBuildOptions,
-  entryPoints: ['src/web/serve/page/app.ts'],
+  entryPoints: ['src/cli/demo/serve/page/app.ts'],
   logLevel: 'warning',
 });
 
@@ -44,8 +44,8 @@ await build({
 
 // svc-agents/client runs in browsers: its own bundle, no Node built-ins, no shared chunks.
 await build({
-  entryPoints: ['src/client/index.ts'],
-  outfile: 'dist/client/index.js',
+  entryPoints: ['src/browser-client/index.ts'],
+  outfile: 'dist/browser-client/index.js',
   bundle: true,
   format: 'esm',
   platform: 'browser',

@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { Agent } from '../src/agent/agent.js';
 import { defineGuardrail } from '../src/agent/guardrails/guardrail.js';
 import { SvcClient } from '../src/api/svc-client.js';
+import { APIUserAbortError } from '../src/core/errors.js';
 import { defineTool } from '../src/tools/define-tool.js';
-import { APIUserAbortError } from '../src/transport/errors.js';
 
 /** Options of `soakAgentRuns`. */
 export interface AgentRunSoakOptions {

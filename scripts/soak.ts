@@ -8,8 +8,8 @@
 //   node --expose-gc --import tsx scripts/soak.ts [requests=76800] [concurrency=64] [agentRuns=20000]
 // test/agent/agent-run-soak.integration.test.ts runs the agent part at CI size.
 import { SvcClient } from '../src/api/svc-client.js';
+import { APIError } from '../src/core/errors.js';
 import { startEmulator } from '../src/emulator/index.js';
-import { APIError } from '../src/transport/errors.js';
 import { soakAgentRuns } from './soak-agent-runs.js';
 
 const total = Number(process.argv[2] ?? 76_800);

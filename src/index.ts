@@ -20,7 +20,6 @@ export type {
 export type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent/agent-options.js';
 export { AgentStream } from './agent/agent-stream.js';
 export { type ApprovalDecision, checkApprovalDecisions } from './agent/approval-decision.js';
-export type { CreateChatCompletion } from './agent/call-model.js';
 export type { ContextOverflowEvent } from './agent/context/context-overflow-event.js';
 export type {
   ContextStrategy,
@@ -100,6 +99,7 @@ export {
   handoff,
   handoffFilters,
 } from './agent/handoffs/handoff.js';
+export type { CreateChatCompletion } from './agent/loop/call-model.js';
 export type { ModelSettings } from './agent/model-settings.js';
 export type { BudgetLease, BudgetRequest, RequestBudget } from './agent/request-budget.js';
 export { type RunAudio, writeWavFile } from './agent/run-audio.js';
@@ -238,7 +238,28 @@ export type {
 } from './api/types/voices.js';
 // Transport
 // The defaults shared by the library, the CLI and the web server (queue name, key prefix, schemas, ports).
-export { defaults, type NamespaceNames, namespaceNames } from './defaults.js';
+export { defaults, type NamespaceNames, namespaceNames } from './core/defaults.js';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ContentModerationError,
+  InternalServerError,
+  InvalidResponseError,
+  MissingDependencyError,
+  ModelBehaviorError,
+  ModuleLoadError,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitError,
+  RuntimeConditionError,
+  SvcError,
+  UserError,
+} from './core/errors.js';
 // Tools
 export { type FileToolName, type FileToolsOptions, fileTools } from './tools/built-in/file-tools.js';
 export {
@@ -288,25 +309,4 @@ export type {
   Zod3Schema,
 } from './tools/tool-parameters.js';
 export type { ClientOptions } from './transport/client-options.js';
-export {
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConfigurationError,
-  ContentModerationError,
-  InternalServerError,
-  InvalidResponseError,
-  MissingDependencyError,
-  ModelBehaviorError,
-  ModuleLoadError,
-  NotFoundError,
-  PaymentRequiredError,
-  RateLimitError,
-  RuntimeConditionError,
-  SvcError,
-  UserError,
-} from './transport/errors.js';
 export type { RetryInfo } from './transport/send-with-retry.js';

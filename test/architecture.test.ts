@@ -11,21 +11,21 @@ const src = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** Each top-level folder (or file) of src/ and its layer: an import may point to its own layer or lower. */
 const LAYER: Record<string, number> = {
-  'defaults.ts': 0,
-  transport: 0,
-  api: 1,
-  tools: 2,
-  agent: 3,
-  emulator: 3,
-  mcp: 3,
-  stores: 4,
-  telemetry: 4,
-  testing: 4,
-  client: 4,
-  queue: 5,
-  web: 5,
-  cli: 6,
-  'index.ts': 6,
+  core: 0,
+  transport: 1,
+  api: 2,
+  tools: 3,
+  agent: 4,
+  emulator: 4,
+  mcp: 4,
+  stores: 5,
+  telemetry: 5,
+  testing: 5,
+  'browser-client': 5,
+  queue: 6,
+  web: 6,
+  cli: 7,
+  'index.ts': 7,
 };
 
 async function sourceFiles(dir: string): Promise<string[]> {

@@ -63,11 +63,11 @@ describe('package entry points', () => {
       const web = await import('../src/web/index.js');
       expect(typeof web.createChatHandler).toBe('function');
       expect(typeof web.toUIMessageStreamResponse).toBe('function');
-      const client = await import('../src/client/index.js');
+      const client = await import('../src/browser-client/index.js');
       expect(Object.keys(client).sort()).toEqual(['ChatClientError', 'ChatRunLostError', 'createChatClient']);
       const { build } = await import('esbuild');
       const bundle = await build({
-        entryPoints: ['src/client/index.ts'],
+        entryPoints: ['src/browser-client/index.ts'],
         bundle: true,
         write: false,
         platform: 'browser',
@@ -76,8 +76,8 @@ describe('package entry points', () => {
       });
       // Only the client's own files: no svc-agents runtime module and no node: built-in is pulled in.
       expect(Object.keys(bundle.metafile.inputs).sort()).toEqual([
-        'src/client/index.ts',
-        'src/client/parse-sse.ts',
+        'src/browser-client/index.ts',
+        'src/browser-client/parse-sse.ts',
       ]);
     });
   });

@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici';
 import { AgentStream } from '../../src/agent/agent-stream.js';
 import type { RunResult } from '../../src/agent/run-result.js';
-import { parseSse } from '../../src/client/parse-sse.js';
+import { parseSse } from '../../src/browser-client/parse-sse.js';
 import { handleNodeRequest } from '../../src/web/handle-node-request.js';
 
 const quick = process.argv.includes('--quick');

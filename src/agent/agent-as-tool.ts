@@ -2,7 +2,7 @@ import { defineTool } from '../tools/define-tool.js';
 import { ToolSuspendedError } from '../tools/errors.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
-import { currentRunScope, markScopedTool } from './run-scope.js';
+import { currentRunScope, markScopedTool } from './loop/run-scope.js';
 import { addUsage, emptyUsage, subtractUsage } from './usage.js';
 
 /** Options of `agent.asTool`. */

@@ -5,13 +5,13 @@ import type { ChatCompletionCreateParams } from '../api/types/chat.js';
 import type { Channel } from '../api/types/request-options.js';
 import { findKnowledgeBases } from '../tools/built-in/find-knowledge-bases.js';
 import type { ToolSet } from '../tools/tool.js';
-import type { CreateChatCompletion } from './call-model.js';
 import type { ContextManager } from './context/context-manager.js';
 import type { AgentEvent } from './events.js';
-import { checkKnowledgeBases, withKnowledgeBaseSearch } from './knowledge-base-search.js';
+import type { CreateChatCompletion } from './loop/call-model.js';
+import { checkKnowledgeBases, withKnowledgeBaseSearch } from './loop/knowledge-base-search.js';
+import { buildOutputRequest, type OutputRequest } from './loop/structured-output.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import type { RunState } from './run-state.js';
-import { buildOutputRequest, type OutputRequest } from './structured-output.js';
 
 /** The key under which an `Agent` holds its `AgentCore`: how a run reaches the agents it hands off to. */
 export const AGENT_CORE: unique symbol = Symbol('svc-agents.agentCore');

@@ -1,9 +1,9 @@
 import type { ChatMessage, ToolDefinition } from '../api/types/chat.js';
-import type { CreateChatCompletion } from './call-model.js';
 import type { AgentEvent } from './events.js';
+import type { CreateChatCompletion } from './loop/call-model.js';
+import { neverAborted } from './loop/run-signal.js';
 import type { NormalizedAgentOptions } from './normalize-agent-options.js';
 import type { RunResult } from './run-result.js';
-import { neverAborted } from './run-signal.js';
 import type { RunState } from './run-state.js';
 
 /** What an instrumentation learns when a run starts. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { EventEmitter } from 'eventemitter3';
+import { RuntimeConditionError, UserError } from '../core/errors.js';
 import { AsyncQueue } from '../transport/async-queue.js';
-import { RuntimeConditionError, UserError } from '../transport/errors.js';
 import { toAgentEventFrame } from './agent-event-json.js';
 import type { AgentEvent, AgentEventMap } from './events.js';
 import type { RunResult } from './run-result.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChatMessage } from '../api/types/chat.js';
+import { loadOnce } from '../core/load-module.js';
 import type { Tool } from '../tools/tool.js';
-import { loadOnce } from '../transport/load-module.js';
 import { type AgentToolOptions, agentAsTool } from './agent-as-tool.js';
 import { AGENT_CORE, AgentCore } from './agent-core.js';
 import type { AgentOptions, AgentResumeOptions, AgentRunOptions } from './agent-options.js';
@@ -11,7 +11,7 @@ import { storedRunIdOf } from './durable/stored-run-ids.js';
 import type { DurableHooks } from './durable/stored-run-writer.js';
 import { AgentOptionsError } from './errors.js';
 import type { AgentEvent } from './events.js';
-import { SEARCH_KNOWLEDGE_BASE } from './knowledge-base-search.js';
+import { SEARCH_KNOWLEDGE_BASE } from './loop/knowledge-base-search.js';
 import {
   checkPositiveInteger,
   type NormalizedAgentOptions,
@@ -22,7 +22,7 @@ import { RunState, type RunStateOwner } from './run-state.js';
 
 // The run loop and all that only a run needs load on the first run, not when svc-agents is imported:
 // every module costs cold-import time, and a run awaits the network anyway.
-const loadRunAgent = loadOnce(() => import('./run-agent.js'));
+const loadRunAgent = loadOnce(() => import('./loop/run-agent.js'));
 const loadRunWithStore = loadOnce(() => import('./durable/run-with-store.js'));
 const loadRecordDecision = loadOnce(() => import('./durable/record-decision.js'));
 

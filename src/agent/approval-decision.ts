@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 
 // One shape of a human's decision about a paused call, and one check of it, for every way a decision
 // arrives: `queue.decide`, the web chat handler's request body, the browser client.

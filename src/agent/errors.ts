@@ -1,16 +1,11 @@
-import {
-  ConfigurationError,
-  ModelBehaviorError,
-  RuntimeConditionError,
-  UserError,
-} from '../transport/errors.js';
+import { ConfigurationError, ModelBehaviorError, RuntimeConditionError, UserError } from '../core/errors.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 
 // Every error a run fails with carries the run's state (and, for a stored run, its id), so a caller
 // resumes it with `agent.run(error.state)`. Declared on `SvcError` from here, the layer that knows runs,
 // so `error.state` is typed wherever an `APIError` or any svc-agents error is caught.
-declare module '../transport/errors.js' {
+declare module '../core/errors.js' {
   interface SvcError {
     /** The run's state when a run failed with this error (non-enumerable): `agent.run(error.state)` resumes it. */
     readonly state?: RunState | undefined;

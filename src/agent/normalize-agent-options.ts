@@ -14,7 +14,7 @@ import { createToolSetResolver, type ResolveToolSet } from './dynamic-tools.js';
 import { AgentOptionsError } from './errors.js';
 import type { Guardrail } from './guardrails/guardrail.js';
 import { createHandoffTools, type HandoffTarget, stopOnHandoff, toHandoffs } from './handoffs/handoff.js';
-import { checkKnowledgeBases, withKnowledgeBaseSearch } from './knowledge-base-search.js';
+import { checkKnowledgeBases, withKnowledgeBaseSearch } from './loop/knowledge-base-search.js';
 import type { ModelSettings } from './model-settings.js';
 import { anyOf, isRepeatedToolCall, type StopCondition } from './stop-conditions.js';
 

@@ -1,9 +1,9 @@
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import type { ChatCompletionCreateParams, Usage } from '../api/types/chat.js';
-import { APIError, RateLimitError } from '../transport/errors.js';
+import { APIError, RateLimitError } from '../core/errors.js';
 import { parseRetryAfter } from '../transport/retry-timing.js';
 import type { RetryInfo } from '../transport/send-with-retry.js';
-import type { CreateChatCompletion } from './call-model.js';
+import type { CreateChatCompletion } from './loop/call-model.js';
 
 /**
  * Budgets shared beyond one run (a queue's fleet-wide rate limits): every model request of a run waits in

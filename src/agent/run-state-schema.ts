@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { loadZod } from '../core/load-module.js';
 import { TOOL_CALL_STATUSES } from '../tools/tool.js';
-import { loadZod } from '../transport/load-module.js';
 
 /**
  * Version of the serialised `RunState` this build writes. Version 2 added the agent in charge, the turn

@@ -1,7 +1,7 @@
-import { BadRequestError, ConfigurationError, RuntimeConditionError } from '../transport/errors.js';
+import { BadRequestError, ConfigurationError, RuntimeConditionError } from '../core/errors.js';
 import type { FileObject } from './types/files.js';
 
-// The API layer's errors, in the families of `transport/errors.ts`.
+// The API layer's errors, in the families of `core/errors.ts`.
 
 /**
  * Error type the service would answer for a broken rule: plan-channel content rules are

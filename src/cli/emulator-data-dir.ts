@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { defaults } from '../defaults.js';
+import { defaults } from '../core/defaults.js';
 
 /** Environment variable naming the folder where the CLI's embedded emulator keeps its state. */
 export const DATA_DIR_ENV = 'SVC_AGENTS_EMULATOR_DIR';

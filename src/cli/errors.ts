@@ -1,6 +1,6 @@
-import { ModelBehaviorError, UserError } from '../transport/errors.js';
+import { ModelBehaviorError, UserError } from '../core/errors.js';
 
-// The CLI's errors, in the families of `transport/errors.ts`.
+// The CLI's errors, in the families of `core/errors.ts`.
 
 /** A mistake on the command line (unknown flag, missing argument); printed as one line, exit code 2. */
 export class CliUsageError extends UserError {

@@ -1,4 +1,4 @@
-import { createRedactor } from '../transport/redact-secret.js';
+import { createRedactor } from '../core/redact-secret.js';
 import { CliUsageError } from './errors.js';
 
 /** What the CLI prints for a failure, and the exit code it returns. */

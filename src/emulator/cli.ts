@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { defaults } from '../defaults.js';
+import { defaults } from '../core/defaults.js';
 import { startEmulator } from './start-emulator.js';
 import type { Emulator } from './types.js';
 

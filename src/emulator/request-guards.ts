@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { readCappedNodeBody } from '../transport/read-capped-node-body.js';
+import { readCappedNodeBody } from '../core/read-capped-node-body.js';
 import { EmulatorHttpError } from './errors.js';
 
 // 128 MB storage uploads plus multipart framing.

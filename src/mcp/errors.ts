@@ -1,4 +1,4 @@
-import { RuntimeConditionError } from '../transport/errors.js';
+import { RuntimeConditionError } from '../core/errors.js';
 
 /** An MCP server could not be reached, refused the handshake, or went away; `server` names it. */
 export class McpConnectionError extends RuntimeConditionError {

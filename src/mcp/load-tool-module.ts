@@ -1,6 +1,6 @@
+import { importUserModule } from '../core/import-user-module.js';
 import { ToolDefinitionError } from '../tools/errors.js';
 import type { Tool } from '../tools/tool.js';
-import { importUserModule } from '../transport/import-user-module.js';
 
 /**
  * The function tools a user's module exports (`--tools ./module.ts`): its default export and every named

@@ -1,4 +1,4 @@
-import { loadModuleSync } from '../transport/load-module.js';
+import { loadModuleSync } from '../core/load-module.js';
 
 type ClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js');
 type SseClientModule = typeof import('@modelcontextprotocol/sdk/client/sse.js');

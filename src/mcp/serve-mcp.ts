@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { readCappedNodeBody } from '../transport/read-capped-node-body.js';
+import { readCappedNodeBody } from '../core/read-capped-node-body.js';
 import { mcpSdk } from './mcp-sdk.js';
 
 /**

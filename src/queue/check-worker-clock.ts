@@ -1,6 +1,6 @@
 import type { Pool, PoolConfig } from 'pg';
+import { loadOptional } from '../core/load-module.js';
 import { quoteIdentifier } from '../stores/postgres-migrations.js';
-import { loadOptional } from '../transport/load-module.js';
 import { WorkerClockSkewError } from './queue-errors.js';
 
 const SAMPLES = 3;

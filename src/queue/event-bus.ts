@@ -2,7 +2,7 @@ import type { Redis, RedisOptions } from 'ioredis';
 import type { Client, Notification, PoolConfig } from 'pg';
 import { toAgentEventJson } from '../agent/agent-event-json.js';
 import type { AgentEvent } from '../agent/events.js';
-import { loadOptional } from '../transport/load-module.js';
+import { loadOptional } from '../core/load-module.js';
 import type { NormalizedConnection } from './queue-connection.js';
 import { EventBusUnavailableError } from './queue-errors.js';
 

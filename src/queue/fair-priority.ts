@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 
 /** Runs of one tenant ranked apart; deeper backlogs share the last rank (FIFO among them). */
 const RANKS = 1024;

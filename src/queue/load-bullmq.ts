@@ -1,6 +1,6 @@
 import type { Job, Queue, Worker } from 'bullmq';
-import { defaults } from '../defaults.js';
-import { loadOptional } from '../transport/load-module.js';
+import { defaults } from '../core/defaults.js';
+import { loadOptional } from '../core/load-module.js';
 import type { NormalizedConnection } from './queue-connection.js';
 
 /** What a queue job carries: the run to resume (its record is already in the store). */

@@ -1,8 +1,8 @@
 import type { RedisOptions } from 'ioredis';
 import type { PoolConfig } from 'pg';
-import { defaults } from '../defaults.js';
+import { defaults } from '../core/defaults.js';
+import { ConfigurationError } from '../core/errors.js';
 import { checkPostgresReachable, checkRedisReachable } from '../stores/first-connect.js';
-import { ConfigurationError } from '../transport/errors.js';
 
 /**
  * Where the queue lives: a Redis URL or ioredis options (BullMQ's Redis backend), or

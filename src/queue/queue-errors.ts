@@ -1,4 +1,4 @@
-import { RuntimeConditionError } from '../transport/errors.js';
+import { RuntimeConditionError } from '../core/errors.js';
 
 /**
  * The queue's backend (Redis or PostgreSQL) did not accept a job in time: nothing is lost, the run's

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 
 /** Requests and tokens one budget admits per window. */
 export interface Budget {

@@ -1,6 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import { loadOptional } from '../core/load-module.js';
 import { evalScript } from '../stores/eval-script.js';
-import { loadOptional } from '../transport/load-module.js';
 import {
   emptyStatsRow,
   LIMITS_BACKEND_TIMEOUT_MS,

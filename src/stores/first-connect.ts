@@ -1,6 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { PoolConfig } from 'pg';
-import { loadOptional } from '../transport/load-module.js';
+import { loadOptional } from '../core/load-module.js';
 import { BackendUnreachableError } from './store-errors.js';
 
 // The first connection to Redis or PostgreSQL is bounded: a wrong address or a service that is down fails

@@ -1,5 +1,5 @@
 import type { RunEventLogStore, SharedValueStore, SignalStore, Store } from '../agent/durable/store.js';
-import { SvcError } from '../transport/errors.js';
+import { SvcError } from '../core/errors.js';
 import { StoreClosedError, StoreUnavailableError } from './store-errors.js';
 
 /** The methods a guarded store wraps (every operation of `Store`). */

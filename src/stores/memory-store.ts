@@ -10,7 +10,7 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { createLocalSignals } from './local-signals.js';
 import { LruMap } from './lru-map.js';

@@ -9,8 +9,8 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { defaults } from '../defaults.js';
-import { loadOptional } from '../transport/load-module.js';
+import { defaults } from '../core/defaults.js';
+import { loadOptional } from '../core/load-module.js';
 import { checkPostgresReachable } from './first-connect.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { isTransientSqlState } from './is-transient.js';

@@ -11,8 +11,8 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
-import { defaults } from '../defaults.js';
-import { loadOptional } from '../transport/load-module.js';
+import { defaults } from '../core/defaults.js';
+import { loadOptional } from '../core/load-module.js';
 import { evalScript } from './eval-script.js';
 import { redisAddress, waitForRedis } from './first-connect.js';
 import { type GuardedStore, guardStore } from './guard-store.js';

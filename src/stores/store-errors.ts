@@ -1,4 +1,4 @@
-import { ConfigurationError, RuntimeConditionError } from '../transport/errors.js';
+import { ConfigurationError, RuntimeConditionError } from '../core/errors.js';
 
 // A connection string in a driver's message keeps its host and drops any user:password.
 function describeCause(cause: unknown): string {

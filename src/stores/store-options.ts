@@ -1,5 +1,5 @@
-import { defaults } from '../defaults.js';
-import { ConfigurationError } from '../transport/errors.js';
+import { defaults } from '../core/defaults.js';
+import { ConfigurationError } from '../core/errors.js';
 
 /** Options every bundled store takes. */
 export interface StoreOptions {

@@ -1,6 +1,6 @@
 import type { AgentInstrumentation } from '../agent/agent-instrumentation.js';
-import { MissingDependencyError } from '../transport/errors.js';
-import { loadOnce } from '../transport/load-module.js';
+import { MissingDependencyError } from '../core/errors.js';
+import { loadOnce } from '../core/load-module.js';
 import { RunTracer } from './run-tracer.js';
 import type { OpenTelemetryOptions } from './telemetry-options.js';
 

@@ -1,7 +1,7 @@
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { RunInstrumentation, RunInstrumentationInfo } from '../agent/agent-instrumentation.js';
-import type { CreateChatCompletion } from '../agent/call-model.js';
 import type { AgentEvent, HandoffEvent } from '../agent/events.js';
+import type { CreateChatCompletion } from '../agent/loop/call-model.js';
 import type { RunResult } from '../agent/run-result.js';
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import type { ChatCompletion } from '../api/types/chat.js';

@@ -1,4 +1,4 @@
-import { APIError, UserError } from '../transport/errors.js';
+import { APIError, UserError } from '../core/errors.js';
 
 /**
  * A request in replay mode that no recording answers: in replay the recording is the service, and it has

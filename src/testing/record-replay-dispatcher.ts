@@ -1,5 +1,5 @@
 import { Dispatcher } from 'undici';
-import { createRedactor, type Redact, redactValue } from '../transport/redact-secret.js';
+import { createRedactor, type Redact, redactValue } from '../core/redact-secret.js';
 import {
   type CanonicalRequest,
   canonicalBody,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import { type Interaction, readCassette, writeCassette } from './cassette.js';
 import { RecordReplayDispatcher } from './record-replay-dispatcher.js';
 

@@ -1,6 +1,6 @@
 import type * as z4 from 'zod/v4/core';
 import type { FunctionParameters } from '../api/types/chat.js';
-import { loadModuleSync } from '../transport/load-module.js';
+import { loadModuleSync } from '../core/load-module.js';
 import { ToolDefinitionError } from './errors.js';
 import { findUncallableSchema } from './find-uncallable-schema.js';
 import { detectParametersKind, type ParametersKind } from './tool-parameters.js';

@@ -1,7 +1,7 @@
 import type { VectorStore } from '../api/types/vector-stores.js';
-import { ModelBehaviorError, RuntimeConditionError, UserError } from '../transport/errors.js';
+import { ModelBehaviorError, RuntimeConditionError, UserError } from '../core/errors.js';
 
-// The tools layer's errors, in the families of `transport/errors.ts`: tool definitions and outputs are the
+// The tools layer's errors, in the families of `core/errors.ts`: tool definitions and outputs are the
 // caller's mistakes, bad tool calls the model's, failing or waiting tools runtime conditions.
 
 /** One problem found in a tool call's arguments; `path` is like `items[0].name`, empty for the root. */

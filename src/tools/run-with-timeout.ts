@@ -1,4 +1,4 @@
-import { addAbortListener, removeAbortListener } from '../transport/abort-listeners.js';
+import { addAbortListener, removeAbortListener } from '../core/abort-listeners.js';
 import { isPromiseLike } from './utils.js';
 
 /** How a guarded piece of work ended. */

@@ -1,6 +1,6 @@
 import { formatIssuePath } from '../api/schemas/format-issue-path.js';
-import { UserError } from '../transport/errors.js';
-import { loadZod } from '../transport/load-module.js';
+import { UserError } from '../core/errors.js';
+import { loadZod } from '../core/load-module.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from './format-tool-output.js';
 import { TOOL_CALL_STATUSES, type ToolCallOutcome } from './tool.js';
 

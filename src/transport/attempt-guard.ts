@@ -1,5 +1,5 @@
-import { addAbortListener, removeAbortListener } from './abort-listeners.js';
-import { APIUserAbortError } from './errors.js';
+import { addAbortListener, removeAbortListener } from '../core/abort-listeners.js';
+import { APIUserAbortError } from '../core/errors.js';
 import type { AttemptState } from './map-transport-error.js';
 
 // setTimeout fires at once beyond 2^31-1 ms: such limits mean "no limit".

@@ -1,14 +1,14 @@
 import { inspect } from 'node:util';
 import type { Dispatcher } from 'undici';
+import { createAPIError, InvalidResponseError } from '../core/errors.js';
+import { loadOnce } from '../core/load-module.js';
+import { createRedactor, type Redact, redactValue } from '../core/redact-secret.js';
 import { AttemptGuard } from './attempt-guard.js';
 import { type BufferedResponse, BufferedResponseHandler } from './buffered-response-handler.js';
 import type { ClientOptions } from './client-options.js';
-import { createAPIError, InvalidResponseError } from './errors.js';
 import type { HttpRequest, SseResponse } from './http-request.js';
-import { loadOnce } from './load-module.js';
 import { mapTransportError } from './map-transport-error.js';
 import { normalizeClientOptions } from './normalize-client-options.js';
-import { createRedactor, type Redact, redactValue } from './redact-secret.js';
 import { sendWithRetry } from './send-with-retry.js';
 import { SseResponseHandler } from './sse-response-handler.js';
 import { buildURL, headerValue, lowerCaseKeys, toUndiciFormData } from './utils.js';

@@ -1,5 +1,5 @@
-import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from './errors.js';
-import type { Redact } from './redact-secret.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from '../core/errors.js';
+import type { Redact } from '../core/redact-secret.js';
 
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 

@@ -1,5 +1,5 @@
+import { ConfigurationError } from '../core/errors.js';
 import { type ClientOptions, defaultClientOptions, type NormalizedClientOptions } from './client-options.js';
-import { ConfigurationError } from './errors.js';
 
 /**
  * Checks client options once and fills the defaults: `apiKey` from `SVC_API_KEY`, `baseURL` from `SVC_BASE_URL`

@@ -1,4 +1,4 @@
-import { APIError, APIUserAbortError } from './errors.js';
+import { APIError, APIUserAbortError } from '../core/errors.js';
 import { computeRetryDelay } from './retry-timing.js';
 import { abortableDelay } from './utils.js';
 

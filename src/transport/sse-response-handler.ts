@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
+import { APIError } from '../core/errors.js';
 import { AsyncQueue } from './async-queue.js';
 import type { BufferedResponse } from './buffered-response-handler.js';
-import { APIError } from './errors.js';
 import { SseDecoder } from './sse/sse-decoder.js';
 
 /** The head of a streamed response: for an error status, with its whole body (`text`) already read. */

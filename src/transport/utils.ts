@@ -1,5 +1,5 @@
 import type { FormData as UndiciFormData } from 'undici';
-import { APIUserAbortError } from './errors.js';
+import { APIUserAbortError } from '../core/errors.js';
 
 /** Joins the base path, a versioned path and the query (leaving out `undefined` values) into one URL path. */
 export function buildURL(

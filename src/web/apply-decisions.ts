@@ -1,7 +1,7 @@
 import { type ApprovalDecision, checkApprovalDecisions } from '../agent/approval-decision.js';
 import { ToolApprovalError } from '../agent/errors.js';
 import type { RunState } from '../agent/run-state.js';
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import { ChatRequestError } from './web-error.js';
 
 export type { ApprovalDecision } from '../agent/approval-decision.js';

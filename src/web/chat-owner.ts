@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import { ChatRequestError } from './web-error.js';
 
 /**

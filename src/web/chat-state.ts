@@ -1,5 +1,5 @@
 import type { RunEventLogStore, SharedValueStore, SignalStore, Store } from '../agent/durable/store.js';
-import { ConfigurationError } from '../transport/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 
 /** A store with what a chat on several servers shares: the run event log and compare-and-set values. */
 export type ChatStateStore = Store & RunEventLogStore & SharedValueStore & Partial<SignalStore>;

@@ -1,8 +1,8 @@
 import type { Store } from '../agent/durable/store.js';
 import { RunStateError } from '../agent/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { RunQueue } from '../queue/run-queue.js';
 import { isStoppedRecord } from '../queue/run-stop.js';
-import { ConfigurationError } from '../transport/errors.js';
 import { endChatRun, settleWorkerChatRun } from './chat-run-observer.js';
 import type { ChatRunner } from './chat-runner.js';
 import { type ChatRunInfo, chatKeys, readJsonValue, requireChatStateStore } from './chat-state.js';

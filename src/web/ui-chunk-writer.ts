@@ -1,4 +1,4 @@
-import { UserError } from '../transport/errors.js';
+import { UserError } from '../core/errors.js';
 import type { UIMessageChunk } from './ui-message-chunk.js';
 
 /** The chunks a backend may write into a run with `ChatAgentContext.ui` (the rest are the agent's own). */

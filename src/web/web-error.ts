@@ -1,4 +1,4 @@
-import { UserError } from '../transport/errors.js';
+import { UserError } from '../core/errors.js';
 
 /** A bad request to a chat endpoint; answered with `status` and `{ error: { message } }`. */
 export class ChatRequestError extends UserError {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkApprovalDecisions } from '../../src/agent/approval-decision.js';
 import { RunState } from '../../src/agent/run-state.js';
+import { ConfigurationError } from '../../src/core/errors.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
-import { ConfigurationError } from '../../src/transport/errors.js';
 import { applyDecisions } from '../../src/web/apply-decisions.js';
 
 const BAD: Array<[unknown, string]> = [

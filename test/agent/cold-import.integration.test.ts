@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModuleSync } from '../../src/transport/load-module.js';
+import { loadModuleSync } from '../../src/core/load-module.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const recorder = fileURLToPath(new URL('../helpers/record-module-loads.mjs', import.meta.url));

@@ -5,10 +5,10 @@ import { Agent } from '../../src/agent/agent.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import { SvcClient } from '../../src/api/svc-client.js';
 import type { ChatMessage } from '../../src/api/types/chat.js';
+import { APIError } from '../../src/core/errors.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorFault, ScriptedAnswer } from '../../src/emulator/types.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { APIError } from '../../src/transport/errors.js';
 
 // Each fault hits one model request; the run is resumed from error.state (the README's loop) until done.
 const faults: Array<[name: string, fault: ScriptedAnswer | EmulatorFault, streamOnly?: boolean]> = [

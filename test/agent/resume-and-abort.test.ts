@@ -4,7 +4,7 @@ import type { AgentOptions } from '../../src/agent/agent-options.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import type { ToolMessage } from '../../src/api/types/chat.js';
-import { APIUserAbortError, InternalServerError } from '../../src/transport/errors.js';
+import { APIUserAbortError, InternalServerError } from '../../src/core/errors.js';
 import { createChunk } from '../helpers/create-chunk.js';
 import { createRecordingTool } from '../helpers/create-recording-tool.js';
 import { toolTurn } from '../helpers/tool-turn.js';

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/api/svc-client.js';
-import { AuthenticationError, ConfigurationError } from '../../src/transport/errors.js';
+import { AuthenticationError, ConfigurationError } from '../../src/core/errors.js';
 import { sendJson, testApiKey } from '../helpers/create-api-test-setup.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';
 

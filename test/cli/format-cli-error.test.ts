@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CliUsageError } from '../../src/cli/errors.js';
 import { formatCliError } from '../../src/cli/format-cli-error.js';
-import { createAPIError } from '../../src/transport/errors.js';
+import { createAPIError } from '../../src/core/errors.js';
 
 describe('formatCliError', () => {
   describe('when the service answers with an error status', () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/api/svc-client.js';
-import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import {
   APIConnectionError,
   APITimeoutError,
   InternalServerError,
   RateLimitError,
   SvcError,
-} from '../../src/transport/errors.js';
+} from '../../src/core/errors.js';
+import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 
 const params = {
   model: 'svc-3.7-flash',

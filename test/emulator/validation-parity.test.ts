@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../src/api/errors.js';
 import { SvcClient } from '../../src/api/svc-client.js';
 import type { ChatCompletionCreateParams } from '../../src/api/types/chat.js';
+import { BadRequestError } from '../../src/core/errors.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
-import { BadRequestError } from '../../src/transport/errors.js';
 
 const invalid: Array<[string, unknown, 'default' | 'plan']> = [
   ['no messages', { model: 'svc-3.5-flash', messages: [] }, 'default'],

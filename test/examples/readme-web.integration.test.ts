@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { readUIMessageStream, type UIMessage, uiMessageChunkSchema } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createChatClient } from '../../src/client/index.js';
+import { createChatClient } from '../../src/browser-client/index.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { Agent, defineTool, SvcClient } from '../../src/index.js';
 import { memoryStore } from '../../src/stores/index.js';

@@ -1,5 +1,5 @@
 import { Agent } from '../../src/agent/agent.js';
-import { SvcError } from '../../src/transport/errors.js';
+import { SvcError } from '../../src/core/errors.js';
 import type { AgentTestEnv } from './use-agent-test-env.js';
 
 /**

@@ -6,8 +6,8 @@ import { Agent, type AgentInput } from '../../src/agent/agent.js';
 import type { RunState } from '../../src/agent/run-state.js';
 import { SvcClient } from '../../src/api/svc-client.js';
 import type { ChatMessage } from '../../src/api/types/chat.js';
+import { APIError, APIUserAbortError } from '../../src/core/errors.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { APIError, APIUserAbortError } from '../../src/transport/errors.js';
 import { createHttpTestServer, type HttpTestServer } from './create-http-test-server.js';
 
 /** What one model request suffers. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunRecordInput } from '../../src/agent/durable/store.js';
+import { ConfigurationError } from '../../src/core/errors.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
-import { ConfigurationError } from '../../src/transport/errors.js';
 
 function createRecord(id: string, overrides: Partial<RunRecordInput> = {}): RunRecordInput {
   return { id, agentName: 'support', status: 'running', state: {}, interruptions: [], ...overrides };

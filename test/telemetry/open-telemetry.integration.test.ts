@@ -9,12 +9,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import { SvcClient } from '../../src/api/svc-client.js';
+import { APIUserAbortError } from '../../src/core/errors.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { openTelemetry } from '../../src/telemetry/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { hostedTools } from '../../src/tools/hosted-tools.js';
-import { APIUserAbortError } from '../../src/transport/errors.js';
 import { runNodeScript } from '../helpers/run-cli-process.js';
 
 const exporter = new InMemorySpanExporter();

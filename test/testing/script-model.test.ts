@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import { SvcClient } from '../../src/api/svc-client.js';
+import { APITimeoutError, InternalServerError } from '../../src/core/errors.js';
 import { ScriptNotConsumedError, scriptModel } from '../../src/testing/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { APITimeoutError, InternalServerError } from '../../src/transport/errors.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
 
 const env = useAgentTestEnv();

@@ -7,7 +7,7 @@ import {
   APITimeoutError,
   APIUserAbortError,
   BadRequestError,
-} from '../../src/transport/errors.js';
+} from '../../src/core/errors.js';
 import type { SseResponse } from '../../src/transport/http-request.js';
 import { HttpTransport } from '../../src/transport/http-transport.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';

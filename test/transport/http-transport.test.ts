@@ -13,7 +13,7 @@ import {
   PaymentRequiredError,
   RateLimitError,
   SvcError,
-} from '../../src/transport/errors.js';
+} from '../../src/core/errors.js';
 import { HttpTransport } from '../../src/transport/http-transport.js';
 import { normalizeClientOptions } from '../../src/transport/normalize-client-options.js';
 import { createHttpTestServer, type HttpTestServer } from '../helpers/create-http-test-server.js';

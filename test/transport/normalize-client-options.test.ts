@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../src/transport/errors.js';
+import { ConfigurationError } from '../../src/core/errors.js';
 import { normalizeClientOptions } from '../../src/transport/normalize-client-options.js';
 
 const env = { SVC_API_KEY: 'sk-env-key-123', SVC_BASE_URL: 'https://api.example.com' };

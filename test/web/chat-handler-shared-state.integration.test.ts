@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
+import { type AgentEventJson, createChatClient } from '../../src/browser-client/index.js';
 import { collect } from '../helpers/collect.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from '../helpers/infra-services.js';
 import { chatRequests, useAgentTestEnv } from '../helpers/use-agent-test-env.js';

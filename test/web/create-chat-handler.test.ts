@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
 import type { Store } from '../../src/agent/durable/store.js';
-import { type AgentEventJson, createChatClient } from '../../src/client/index.js';
+import { type AgentEventJson, createChatClient } from '../../src/browser-client/index.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import type { ChatRunner } from '../../src/web/chat-runner.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { SvcClient } from '../../src/api/svc-client.js';
-import { parseSse } from '../../src/client/parse-sse.js';
+import { parseSse } from '../../src/browser-client/parse-sse.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
 import { type RunWorker, startWorker } from '../../src/queue/start-worker.js';

@@ -1,9 +1,9 @@
 import { contextWindowOf, isInputTooLongMessage } from '../../api/context-windows.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatCompletionCreateParams, ChatMessage } from '../../api/types/chat.js';
-import { BadRequestError } from '../../transport/errors.js';
-import type { CreateChatCompletion } from '../call-model.js';
+import { BadRequestError } from '../../core/errors.js';
 import type { AgentEvent } from '../events.js';
+import type { CreateChatCompletion } from '../loop/call-model.js';
 import type { NormalizedContextWindow } from './context-window-options.js';
 import { fitContext } from './fit-context.js';
 import { MessageTokenCounter } from './message-token-counter.js';

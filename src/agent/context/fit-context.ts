@@ -1,7 +1,7 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatMessage, ToolDefinition, ToolMessage } from '../../api/types/chat.js';
 import { AgentOptionsError, ContextWindowExceededError } from '../errors.js';
-import { neverAborted } from '../run-signal.js';
+import { neverAborted } from '../loop/run-signal.js';
 import type { ContextOverflowEvent } from './context-overflow-event.js';
 import type { NormalizedContextWindow } from './context-window-options.js';
 import { findUnpairedToolCall, splitTurns } from './conversation-turns.js';

@@ -1,5 +1,5 @@
 import type { ChatMessage, ContentPart } from '../../api/types/chat.js';
-import { loadOnce } from '../../transport/load-module.js';
+import { loadOnce } from '../../core/load-module.js';
 
 type Tokenizer = typeof import('gpt-tokenizer');
 

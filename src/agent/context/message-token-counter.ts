@@ -1,7 +1,7 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { ChatMessage, ToolDefinition } from '../../api/types/chat.js';
 import type { TokenCountParams } from '../../api/types/tokens.js';
-import { APIConnectionError, APIUserAbortError, NotFoundError } from '../../transport/errors.js';
+import { APIConnectionError, APIUserAbortError, NotFoundError } from '../../core/errors.js';
 import { estimateMessageTokens, loadTokenizer, PROMPT_PRIMING_TOKENS } from './local-tokens.js';
 
 // Remembered counts per agent; a long-lived agent serving many conversations forgets the oldest first.

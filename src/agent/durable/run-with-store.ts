@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { buildRunResult } from '../build-run-result.js';
 import { attachRunId, attachRunState, RunConflictError, RunStateError } from '../errors.js';
+import { buildRunResult } from '../loop/build-run-result.js';
 import type { RunResult } from '../run-result.js';
 import { RunState, type RunStateOwner } from '../run-state.js';
 import { readRunState } from './read-run-state.js';

@@ -1,8 +1,8 @@
 import type { ChatMessage } from '../../api/types/chat.js';
+import { addAbortListener, removeAbortListener } from '../../core/abort-listeners.js';
 import { guardrailRepairMessage } from '../../tools/model-texts.js';
-import { addAbortListener, removeAbortListener } from '../../transport/abort-listeners.js';
 import { GuardrailTripwireError } from '../errors.js';
-import { neverAborted } from '../run-signal.js';
+import { neverAborted } from '../loop/run-signal.js';
 import type { RunState } from '../run-state.js';
 import type { Guardrail, GuardrailArgs } from './guardrail.js';
 

@@ -4,7 +4,7 @@ import {
   createAPIError,
   InvalidResponseError,
   UserError,
-} from '../../transport/errors.js';
+} from '../../core/errors.js';
 import type { SseResponse } from '../../transport/http-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
 import { ChatCompletionAccumulator } from './chat-completion-accumulator.js';

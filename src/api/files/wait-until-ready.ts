@@ -1,4 +1,4 @@
-import { APIUserAbortError } from '../../transport/errors.js';
+import { APIUserAbortError } from '../../core/errors.js';
 import { FileProcessingError } from '../errors.js';
 import type { FileObject, WaitUntilReadyOptions } from '../types/files.js';
 

@@ -1,4 +1,4 @@
-import { UserError } from '../../transport/errors.js';
+import { UserError } from '../../core/errors.js';
 import type { CursorPageQuery, CursorPageResponse } from '../types/lists.js';
 
 /** Fetches one page of a cursor list for the given query. */

@@ -1,4 +1,4 @@
-import { loadOnce } from '../../transport/load-module.js';
+import { loadOnce } from '../../core/load-module.js';
 import { validateResourceId } from '../schemas/validate-resource-id.js';
 import type { Channel } from '../types/request-options.js';
 

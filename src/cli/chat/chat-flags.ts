@@ -10,7 +10,7 @@ import { videoPart } from '../../api/parts/video-part.js';
 import { endToEndAudioModelIds, planModelId, type presetVoices } from '../../api/schemas/model-ids.js';
 import type { ContentPart } from '../../api/types/chat.js';
 import type { Channel } from '../../api/types/request-options.js';
-import { loadZod } from '../../transport/load-module.js';
+import { loadZod } from '../../core/load-module.js';
 import type { OptionSpec, ParsedArgs } from '../command.js';
 import { defaultChatModel, resolveInputFile } from '../commands/utils.js';
 import { CliUsageError } from '../errors.js';

@@ -18,7 +18,7 @@ import { runSlashCommand } from '../chat/slash-commands.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { nullStream } from '../command.js';
 import { connect } from '../connect.js';
-import { createDemoAgent } from '../demo-agent.js';
+import { createDemoAgent } from '../demo/demo-agent.js';
 import { formatCliError } from '../format-cli-error.js';
 import { createSpinner } from '../ui/spinner.js';
 import { defaultChatModel, resolveInputFile } from './utils.js';

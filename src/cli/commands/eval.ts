@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { importUserModule } from '../../core/import-user-module.js';
 import type { EvalDefinition } from '../../testing/evals/define-eval.js';
 import type { EvalResult } from '../../testing/evals/run-eval.js';
-import { importUserModule } from '../../transport/import-user-module.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { CliUsageError } from '../errors.js';

@@ -1,6 +1,6 @@
-import { defaults, LEGACY_CLI_NAMESPACE, namespaceNames } from '../../defaults.js';
+import { defaults, LEGACY_CLI_NAMESPACE, namespaceNames } from '../../core/defaults.js';
+import { loadOptional } from '../../core/load-module.js';
 import type { NormalizedConnection } from '../../queue/queue-connection.js';
-import { loadOptional } from '../../transport/load-module.js';
 
 /** What the old CLI default namespace still holds. */
 export interface LegacyData {

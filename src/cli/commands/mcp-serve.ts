@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { MissingDependencyError } from '../../core/errors.js';
 import type { Tool } from '../../tools/tool.js';
-import { MissingDependencyError } from '../../transport/errors.js';
 import type { CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 import { CliUsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { Store } from '../../agent/durable/store.js';
-import { defaults, LEGACY_CLI_NAMESPACE, namespaceNames } from '../../defaults.js';
+import { defaults, LEGACY_CLI_NAMESPACE, namespaceNames } from '../../core/defaults.js';
 import { checkReachable, normalizeConnection, type QueueConnection } from '../../queue/queue-connection.js';
 import type { GuardedStore } from '../../stores/guard-store.js';
 import type { CommandContext, OptionSpec, ParsedArgs } from '../command.js';

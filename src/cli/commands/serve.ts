@@ -1,13 +1,13 @@
 import type { Agent } from '../../agent/agent.js';
-import { importUserModule } from '../../transport/import-user-module.js';
+import { importUserModule } from '../../core/import-user-module.js';
 import type { ChatRunner } from '../../web/chat-runner.js';
-import type { ServeAgentFactory } from '../../web/serve/serve-agent.js';
-import { checkAllowedOrigins, startChatServer } from '../../web/serve/start-chat-server.js';
 import { defaultAudioModel, defaultVisionModel } from '../chat/chat-flags.js';
 import { chooseKnowledgeBases, knowledgeBaseFlags } from '../chat/choose-knowledge-bases.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
-import { approvalGatedTools, demoAgentTools, demoServeAgent } from '../demo-agent.js';
+import { approvalGatedTools, demoAgentTools, demoServeAgent } from '../demo/demo-agent.js';
+import type { ServeAgentFactory } from '../demo/serve/serve-agent.js';
+import { checkAllowedOrigins, startChatServer } from '../demo/serve/start-chat-server.js';
 import { CliUsageError } from '../errors.js';
 import { backendOptions, cliConnectTimeoutMs, openRunBackend, type RunBackend } from './run-backend.js';
 import { defaultChatModel } from './utils.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { RunResult } from '../../agent/run-result.js';
 import type { SvcClient } from '../../api/svc-client.js';
-import { ConfigurationError } from '../../transport/errors.js';
+import { ConfigurationError } from '../../core/errors.js';
 import type { Scorer, TaskOutput } from './scorers.js';
 
 /** One variant of an experiment: what changes between the runs of one dataset (model, instructions, tools). */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { FileObject } from '../../api/types/files.js';
-import { loadZod } from '../../transport/load-module.js';
+import { loadZod } from '../../core/load-module.js';
 import { defineTool } from '../define-tool.js';
 import { ToolDefinitionError } from '../errors.js';
 import { truncateToolOutput } from '../format-tool-output.js';

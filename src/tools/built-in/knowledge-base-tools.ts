@@ -1,8 +1,8 @@
 import { isSafePathId, pathIdRule } from '../../api/schemas/validate-resource-id.js';
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
-import { ModelBehaviorError } from '../../transport/errors.js';
-import { loadZod } from '../../transport/load-module.js';
+import { ModelBehaviorError } from '../../core/errors.js';
+import { loadZod } from '../../core/load-module.js';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../tool.js';
 import { compact } from '../utils.js';

@@ -1,6 +1,6 @@
 import type { SvcClient } from '../../api/svc-client.js';
 import type { VectorStore } from '../../api/types/vector-stores.js';
-import { loadZod } from '../../transport/load-module.js';
+import { loadZod } from '../../core/load-module.js';
 import { defineTool } from '../define-tool.js';
 import { KnowledgeBaseNameError } from '../errors.js';
 import type { DocumentSource, Tool } from '../tool.js';

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { Agent, type AgentInput } from '../../../src/agent/agent.js';
 import { RunState } from '../../../src/agent/run-state.js';
 import { SvcClient } from '../../../src/api/svc-client.js';
+import { APIError } from '../../../src/core/errors.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { Emulator } from '../../../src/emulator/types.js';
 import { defineTool } from '../../../src/tools/define-tool.js';
-import { APIError } from '../../../src/transport/errors.js';
 import { sharedStateBackends } from '../../helpers/shared-state-backends.js';
 
 // The README's retry loop, on an agent with a store: a run that fails midway is resumed from `error.state`

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatCompletionStream, updatesPerRead } from '../../../src/api/chat/chat-completion-stream.js';
 import type { ChatCompletionChunk, ToolCall } from '../../../src/api/types/chat.js';
-import { APIConnectionError, APIError, APIUserAbortError } from '../../../src/transport/errors.js';
+import { APIConnectionError, APIError, APIUserAbortError } from '../../../src/core/errors.js';
 import { type ApiTestSetup, createApiTestSetup, sendSse } from '../../helpers/create-api-test-setup.js';
 import { createChunk } from '../../helpers/create-chunk.js';
 import { createUsage } from '../../helpers/create-usage.js';

@@ -6,7 +6,7 @@ import {
   APIError,
   APITimeoutError,
   AuthenticationError,
-} from '../../../src/transport/errors.js';
+} from '../../../src/core/errors.js';
 import { type ApiTestSetup, createApiTestSetup, testApiKey } from '../../helpers/create-api-test-setup.js';
 import { createChunk } from '../../helpers/create-chunk.js';
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FileProcessingError, RequestValidationError } from '../../../src/api/errors.js';
 import type { FileObject } from '../../../src/api/types/files.js';
-import { APIUserAbortError } from '../../../src/transport/errors.js';
+import { APIUserAbortError } from '../../../src/core/errors.js';
 import {
   type ApiTestSetup,
   createApiTestSetup,

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../../src/api/errors.js';
 import { formatIssuePath } from '../../../src/api/schemas/format-issue-path.js';
-import { SvcError } from '../../../src/transport/errors.js';
+import { SvcError } from '../../../src/core/errors.js';
 
 const createError = (codes: Array<'request_params_invalid' | 'unsupported_content_type'>) =>
   new RequestValidationError({
