@@ -92,39 +92,6 @@ export function createChatSessions(options: ChatSessionsOptions) {
     if (active.value === runId) await store.setValueIf(chatKeys.active(sessionId), active.version, undefined);
   }
 
-  /**
-   * Closes a paused run without running its calls, because the user moved on: the session gets a note
-   * that the calls were declined (never a tool call without its answer), the stored run ends as failed.
-   */
-  async function rejectPending(sessionId: string, paused: PausedChatRun, version: number): Promise<void> {
-    if (!(await store.setValueIf(chatKeys.paused(sessionId), version, undefined))) {
-      throw new ChatRequestError({
-        status: 409,
-        message: 'sessionId: the pending tool call was decided at the same moment',
-      });
-    }
-    const record = await store.getRun(paused.agentRunId);
-    const calls = paused.pending
-      .map((call) => `${call.toolName}(${JSON.stringify(call.arguments)})`)
-      .join(', ');
-    await store.addItems(
-      sessionId,
-      [{ role: 'assistant', content: `I asked to run ${calls}; the user declined and wrote again.` }],
-      { idempotencyKey: `rejected:${paused.runId}` },
-    );
-    if (record?.status === 'interrupted') {
-      const { version: recordVersion, createdAt: _c, updatedAt: _u, writeId: _w, ...input } = record;
-      await store
-        .updateRun(paused.agentRunId, recordVersion, {
-          ...input,
-          status: 'failed',
-          interruptions: [],
-          error: 'The user declined the pending tool calls by sending a new message.',
-        })
-        .catch(() => {});
-    }
-  }
-
   /** Starts a turn answering `messages`; a pending approval is a 409 unless `rejectPending` declines it. */
   async function beginMessage(
     sessionId: string,
@@ -141,7 +108,7 @@ export function createChatSessions(options: ChatSessionsOptions) {
           details: { pendingToolCallIds: ids, pausedRunId: paused.value.runId },
         });
       }
-      await rejectPending(sessionId, paused.value, paused.version);
+      await rejectPending(store, sessionId, paused.value, paused.version);
     }
     const runId = generateId();
     await claimSession(sessionId, runId, runId);
@@ -300,3 +267,41 @@ export function createChatSessions(options: ChatSessionsOptions) {
 
 /** The operations `createChatSessions` answers. */
 export type ChatSessions = ReturnType<typeof createChatSessions>;
+
+/**
+ * Closes a paused run without running its calls, because the user moved on: the session gets a note
+ * that the calls were declined (never a tool call without its answer), the stored run ends as failed.
+ */
+async function rejectPending(
+  store: ChatSessionsOptions['store'],
+  sessionId: string,
+  paused: PausedChatRun,
+  version: number,
+): Promise<void> {
+  if (!(await store.setValueIf(chatKeys.paused(sessionId), version, undefined))) {
+    throw new ChatRequestError({
+      status: 409,
+      message: 'sessionId: the pending tool call was decided at the same moment',
+    });
+  }
+  const record = await store.getRun(paused.agentRunId);
+  const calls = paused.pending
+    .map((call) => `${call.toolName}(${JSON.stringify(call.arguments)})`)
+    .join(', ');
+  await store.addItems(
+    sessionId,
+    [{ role: 'assistant', content: `I asked to run ${calls}; the user declined and wrote again.` }],
+    { idempotencyKey: `rejected:${paused.runId}` },
+  );
+  if (record?.status === 'interrupted') {
+    const { version: recordVersion, createdAt: _c, updatedAt: _u, writeId: _w, ...input } = record;
+    await store
+      .updateRun(paused.agentRunId, recordVersion, {
+        ...input,
+        status: 'failed',
+        interruptions: [],
+        error: 'The user declined the pending tool calls by sending a new message.',
+      })
+      .catch(() => {});
+  }
+}

@@ -179,24 +179,9 @@ export function createUIMessageChunkMapper(options: UIMessageChunkOptions = {}) 
       case 'tool-error':
         mapToolError(event, out);
         return;
-      case 'hosted-tool-call': {
-        const toolName = event.name ?? event.toolType;
-        const input = parseArguments(event.arguments);
-        out.push({
-          type: 'tool-input-available',
-          toolCallId: event.toolCallId,
-          toolName,
-          input,
-          providerExecuted: true,
-        });
-        out.push({
-          type: 'tool-output-available',
-          toolCallId: event.toolCallId,
-          output: event.results ?? null,
-          providerExecuted: true,
-        });
+      case 'hosted-tool-call':
+        out.push(...hostedToolCallChunks(event));
         return;
-      }
       case 'source':
         out.push(sourceDocumentChunk(event));
         return;
@@ -321,4 +306,25 @@ function parseArguments(text: string | undefined): unknown {
   } catch {
     return text;
   }
+}
+
+/** A call the service ran itself (retrieval): its input and output at once, marked provider-executed. */
+function hostedToolCallChunks(
+  event: Extract<AgentEvent | AgentEventJson, { type: 'hosted-tool-call' }>,
+): UIMessageChunk[] {
+  return [
+    {
+      type: 'tool-input-available',
+      toolCallId: event.toolCallId,
+      toolName: event.name ?? event.toolType,
+      input: parseArguments(event.arguments),
+      providerExecuted: true,
+    },
+    {
+      type: 'tool-output-available',
+      toolCallId: event.toolCallId,
+      output: event.results ?? null,
+      providerExecuted: true,
+    },
+  ];
 }

@@ -149,37 +149,8 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
         needsApproval: approval('add_files_to_knowledge_base', false),
         // Waiting for parsing can take a while; leave room for it beyond the per-file wait.
         timeoutMs: fileReadyTimeoutMs + 60_000,
-        execute: async ({ knowledge_base_id, files }, { signal }) => {
-          const store = await client.vectorStores.retrieve(knowledge_base_id, { signal });
-          if (store.type === 'image') {
-            const missing = files.filter((file) => !file.description?.trim()).map((file) => file.file_id);
-            if (missing.length > 0) {
-              // The model's arguments break the store's rule: it is told, and can correct itself.
-              throw new ModelBehaviorError(
-                `knowledge base ${store.name} holds images, so every file needs a description; missing for ${missing.join(', ')}`,
-              );
-            }
-          }
-          const ready = await Promise.all(
-            files.map((file) =>
-              client.files.waitUntilReady(file.file_id, { timeout: fileReadyTimeoutMs, signal }),
-            ),
-          );
-          const wanted = purposesFor(store);
-          const wrong = ready.filter((file) => !wanted.includes(file.purpose));
-          if (wrong.length > 0) {
-            const list = wrong.map((file) => `${file.id} (${file.purpose})`).join(', ');
-            throw new ModelBehaviorError(
-              `knowledge base ${store.name} takes files uploaded with purpose ${wanted.join(' or ')}; not ${list}`,
-            );
-          }
-          const result = await client.vectorStores.files.create(
-            knowledge_base_id,
-            { files: files.map((file) => compact(file)) },
-            { signal },
-          );
-          return { knowledge_base_id, added: result.files };
-        },
+        execute: async ({ knowledge_base_id, files }, { signal }) =>
+          addFiles(client, knowledge_base_id, files, { timeout: fileReadyTimeoutMs, signal }),
       }),
     list_knowledge_base_files: () =>
       defineTool({
@@ -231,6 +202,42 @@ export function knowledgeBaseTools(client: SvcClient, options: KnowledgeBaseTool
       }),
   };
   return selectTools('knowledge-base', factories, options);
+}
+
+/** Adds uploaded files to a store once each is ready, refusing (to the model) what the store cannot take. */
+async function addFiles(
+  client: SvcClient,
+  knowledge_base_id: string,
+  files: { file_id: string; description?: string | undefined }[],
+  { timeout, signal }: { timeout: number; signal: AbortSignal | undefined },
+) {
+  const store = await client.vectorStores.retrieve(knowledge_base_id, { signal });
+  if (store.type === 'image') {
+    const missing = files.filter((file) => !file.description?.trim()).map((file) => file.file_id);
+    if (missing.length > 0) {
+      // The model's arguments break the store's rule: it is told, and can correct itself.
+      throw new ModelBehaviorError(
+        `knowledge base ${store.name} holds images, so every file needs a description; missing for ${missing.join(', ')}`,
+      );
+    }
+  }
+  const ready = await Promise.all(
+    files.map((file) => client.files.waitUntilReady(file.file_id, { timeout, signal })),
+  );
+  const wanted = purposesFor(store);
+  const wrong = ready.filter((file) => !wanted.includes(file.purpose));
+  if (wrong.length > 0) {
+    const list = wrong.map((file) => `${file.id} (${file.purpose})`).join(', ');
+    throw new ModelBehaviorError(
+      `knowledge base ${store.name} takes files uploaded with purpose ${wanted.join(' or ')}; not ${list}`,
+    );
+  }
+  const result = await client.vectorStores.files.create(
+    knowledge_base_id,
+    { files: files.map((file) => compact(file)) },
+    { signal },
+  );
+  return { knowledge_base_id, added: result.files };
 }
 
 /** Upload purposes a store accepts; a store whose type the service did not report takes either. */
