@@ -133,9 +133,11 @@ describe('fault matrix: every scenario ends done, each call run once, each call 
           execute: async ({ q }, ctx) => {
             runs.set(ctx.toolCallId, (runs.get(ctx.toolCallId) ?? 0) + 1);
             if (q === 'a' && name === 'tool throws') throw new Error('lookup failed');
+            // A tool slower than its 50 ms timeout.
             if (q === 'a' && name === 'tool times out') await new Promise((r) => setTimeout(r, 100));
             if (q === 'a' && name === 'abort mid-tool' && runs.size === 1) {
               controller.abort();
+              // Give the abort time to reach the request in flight, as a real user's would.
               await new Promise((r) => setTimeout(r, 20));
             }
             return `result ${q}`;

@@ -94,6 +94,7 @@ describe('resuming and aborting runs', () => {
       const stuck = createRecordingTool('stuck', {
         execute: async (_args, ctx) => {
           toolSignal = ctx.signal;
+          // A tool that ignores its signal for 5 s: the run must still end at the abort.
           await new Promise((resolve) => setTimeout(resolve, 5_000));
           return 'too late';
         },
@@ -160,6 +161,7 @@ describe('resuming and aborting runs', () => {
         }
         expect(performance.now() - started).toBeLessThan(ABORT_BOUND_MS);
         await expect(stream.result).rejects.toBeInstanceOf(APIUserAbortError);
+        // Waiting for nothing to happen: no event may follow the abort.
         await new Promise((resolve) => setTimeout(resolve, 400));
         expect(tool.calls).toHaveLength(0);
         expect(unhandled).toEqual([]);
@@ -202,6 +204,7 @@ describe('resuming and aborting runs', () => {
         const stream = createAgent().stream('x');
         const failed = new Promise((resolve) => stream.on('error', resolve));
         await failed;
+        // Waiting for nothing to happen: no second error event may follow.
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(unhandled).toEqual([]);
       } finally {

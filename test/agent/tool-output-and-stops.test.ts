@@ -86,6 +86,7 @@ describe('a tool stopped while it runs', () => {
         'pay',
         async () => {
           markStarted();
+          // A tool still running when the test aborts the run.
           await new Promise((resolve) => setTimeout(resolve, 100));
           sideEffects += 1;
           return 'paid';
@@ -99,6 +100,7 @@ describe('a tool stopped while it runs', () => {
       await started;
       controller.abort();
       const error = (await running) as { state: RunState };
+      // Waiting for nothing to happen: a tool that ignored the abort must not write into the state afterwards.
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(sideEffects).toBe(1);
       const [message] = toolMessages(error.state.messages);

@@ -127,6 +127,7 @@ describe('emulator with the official openai SDK', () => {
       });
       const listed = await client.files.list({ purpose: 'file-extract' });
       expect(listed.data.map((f) => f.id)).toContain(uploaded.id);
+      // The emulator processes an upload after answering it: wait past that for the status to read `success`.
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect((await client.files.retrieve(uploaded.id)).status).toBe('success');
       const content = await client.files.content(uploaded.id);

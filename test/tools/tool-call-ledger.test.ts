@@ -61,6 +61,7 @@ describe('ToolCallLedger', () => {
       let calls = 0;
       const fn = async () => {
         calls++;
+        // A slow function, so two concurrent calls overlap.
         await sleep(5);
         return {
           toolCallId: 'a',

@@ -28,6 +28,7 @@ describe('HttpTransport.stream keep-alive', () => {
       server.setHandler(async (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: {"n":1}\n\ndata: [DONE]\n\n');
+        // The body's end arrives after its last event, as a real server's does.
         await sleep(5);
         res.end();
       });

@@ -56,6 +56,7 @@ describe('HttpTransport.stream', () => {
         const bytes = Buffer.from(text.replace('"é世', '"é世"}'));
         for (let i = 0; i < bytes.length; i += 7) {
           res.write(bytes.subarray(i, i + 7));
+          // Bytes arrive in separate TCP writes, splitting multi-byte characters across chunks.
           await sleep(1);
         }
         res.end();
@@ -126,6 +127,7 @@ describe('HttpTransport.stream', () => {
       server.setHandler(async (req, res) => {
         sseHead(res);
         res.write('data: {"n":1}\n\n');
+        // A pause mid-stream, before the server cuts the connection.
         await sleep(30);
         req.socket.destroy();
       });
@@ -139,6 +141,7 @@ describe('HttpTransport.stream', () => {
       expect((error as Error).message).toMatch(/^Stream interrupted: /);
       expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(apiKey);
       expect(JSON.stringify(error)).not.toContain(apiKey);
+      // Waiting for nothing to happen: a stream cut after its first byte must never be sent again.
       await sleep(100);
       expect(server.requests).toHaveLength(1);
     });
@@ -191,6 +194,7 @@ describe('HttpTransport.stream', () => {
         sseHead(res);
         for (let i = 0; i < 4; i++) {
           res.write(`data: ${i}\n\n`);
+          // 240 ms of generation in all, past the 100 ms timeout that only the head must meet.
           await sleep(60);
         }
         res.end('data: [DONE]\n\n');

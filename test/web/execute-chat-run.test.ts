@@ -34,6 +34,7 @@ describe('executeChatRun', () => {
             execute: async (_args, { signal }) => {
               started.push('slow');
               slowStarted();
+              // A tool that would run for 10 s: the test stops the run long before (the timer is cleared on abort).
               await new Promise((resolve) => {
                 const timer = setTimeout(resolve, 10_000);
                 signal.addEventListener('abort', () => {

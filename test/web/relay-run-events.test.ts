@@ -23,6 +23,7 @@ describe('relayRunEvents', () => {
       );
       await store.appendRunEvents('r1', 0, [event(0), event(1), event(2)]);
       const relayed = collect(relayRunEvents({ store, runId: 'r1', after: 0, recheckMs: 10 }));
+      // Fixed waits on purpose: the relay must deliver without a signal, by its 10 ms recheck alone.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await store.appendRunEvents('r1', 3, [event(3)]);
       await new Promise((resolve) => setTimeout(resolve, 50));

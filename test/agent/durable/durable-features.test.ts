@@ -366,6 +366,7 @@ describe('durable runs with other features', () => {
       const stream = agent.stream('go', { runId: 'eager' });
       await expect(stream.result).rejects.toThrow('store down');
       expect(started).toBe(true);
+      // Waiting for nothing to happen: no late write may reach the store after the run failed.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(aborted).toBe(true);
     });

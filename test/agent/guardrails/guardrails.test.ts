@@ -16,6 +16,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const noPasswords = defineGuardrail({
   name: 'no_passwords',
   execute: async ({ text }) => {
+    // A slow guardrail, so the model request runs alongside it.
     await delay(150);
     return { tripwire: /password/i.test(text), info: { matched: 'password' }, reason: 'asks for a password' };
   },

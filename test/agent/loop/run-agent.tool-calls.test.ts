@@ -14,6 +14,7 @@ describe('runAgent', () => {
       const order: string[] = [];
       const slow = (name: string) => async () => {
         order.push(`start ${name}`);
+        // Slow tools, so that calls running in parallel overlap.
         await new Promise((resolve) => setTimeout(resolve, 30));
         order.push(`end ${name}`);
         return `${name} done`;
@@ -140,6 +141,7 @@ describe('runAgent', () => {
       const order: string[] = [];
       const step = (name: string) => async () => {
         order.push(`start ${name}`);
+        // Slow tools, so that the order of starts and ends shows the concurrency limit.
         await new Promise((resolve) => setTimeout(resolve, 10));
         order.push(`end ${name}`);
         return name;

@@ -227,11 +227,13 @@ describe('knowledgeBaseTools', () => {
         });
         // Abort once the tool has polled the file at least once.
         while (!slow.emulator.requests().some((request) => request.path === `/v1/files/${file.id}`)) {
+          // Polling the emulator's request log: no event tells when the tool polled the file.
           await sleep(10);
         }
         controller.abort(new Error('user stopped'));
         const outcome = await pending;
         expect(outcome).toMatchObject({ status: 'aborted', executed: true });
+        // Waiting for nothing to happen: the aborted tool must not poll again.
         await sleep(50);
         expect(slow.emulator.requests().map((request) => request.method + ' ' + request.path)).not.toContain(
           `POST /v1/vector_stores/${store.id}/files`,
