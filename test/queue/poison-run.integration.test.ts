@@ -74,6 +74,7 @@ for (const backend of queueBackends) {
       };
       keepTwo();
       while (!(await isFailed()) && (started < MAX_WORKERS || live > 0)) {
+        // Polling worker processes' state: they report through the store, not to this process.
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       console.info(`poison run on ${backend.name}: ${started} workers started`);

@@ -133,6 +133,7 @@ for (const backend of queueBackends) {
 
       const record = await queue.stop('queued');
       await startTheWorker();
+      // Waiting for nothing to happen: the stopped run must not start on the worker.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
 
       expect(isStoppedRecord(record)).toBe(true);
@@ -152,6 +153,7 @@ for (const backend of queueBackends) {
       expect(isStoppedRecord(record)).toBe(true);
       expect(record.interruptions).toEqual([]);
       await expect(queue.approve('paused', 'r1')).rejects.toThrow(/r1/);
+      // Waiting for nothing to happen: the refused approval must not resume the run.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(started).toEqual([]);
     });

@@ -86,6 +86,7 @@ describe('fileStore', () => {
       await store.appendRunEvents('long', 0, ['e0'], { ttlMs: 60_000 });
       await store.setValueIf('short', 0, 'v', { ttlMs: 50 });
       await store.setValueIf('kept', 0, 'v');
+      // Past the 50 ms ttl, by the wall clock the file store writes expiries in.
       await new Promise((resolve) => setTimeout(resolve, 120));
       await store.pruneRuns();
       expect((await readdir(join(dir, 'events'))).sort()).toEqual(['long.jsonl']);

@@ -26,6 +26,7 @@ describe.skipIf(!postgresUp)('postgresStore shared state', () => {
       await store.appendRunEvents('refreshed', 1, ['e1'], { ttlMs: 60_000 });
       await store.setValueIf('short', 0, 'v', { ttlMs: 50 });
       await store.setValueIf('kept', 0, 'v');
+      // Past the 50 ms ttl by PostgreSQL's own clock, which the test cannot move.
       await new Promise((resolve) => setTimeout(resolve, 150));
       await store.pruneRuns();
       const client = new pg.Client({ connectionString: POSTGRES_URL });

@@ -167,6 +167,7 @@ function runSuite(backend: SharedStateBackend) {
         expect(received).toEqual(['hello']);
         await unsubscribe();
         await a.signal('sig-basic', 'after unsubscribe');
+        // Waiting for nothing to happen: an unsubscribed listener gets no message.
         await sleep(150);
         expect(received).toEqual(['hello']);
       });
@@ -273,6 +274,7 @@ function runSuite(backend: SharedStateBackend) {
         // Written without ttlMs, the value no longer expires.
         expect(await a.setValueIf('val-ttl', 1, 'kept', { ttlMs: 800 })).toBe(true);
         expect(await a.setValueIf('val-ttl', 2, 'kept')).toBe(true);
+        // Past the 800 ms the value would have lived: Redis and PostgreSQL expire by their own clock, so this waits.
         await sleep(1000);
         expect(await b.getValue('val-ttl')).toEqual({ value: 'kept', version: 3 });
       });

@@ -226,6 +226,7 @@ for (const storeCase of cases) {
 
       it('should list runs newest first, filter by status and delete', async () => {
         await store.createRun(createRecord({ id: 'l1', status: 'completed' }));
+        // Two runs must not share a millisecond: newest first is by createdAt.
         await new Promise((resolve) => setTimeout(resolve, 5));
         await store.createRun(createRecord({ id: 'l2', status: 'completed' }));
         const completed = await store.listRuns({ status: 'completed' });

@@ -216,6 +216,7 @@ for (const backend of backends) {
         expect(await stop.json()).toEqual({ runId, status: 'stopped' });
         const replay = (await readSse(await fetch(`${b}/runs/${runId}/events`))).map((e) => e.event);
         expect(replay.at(-1)?.type).toBe('abort');
+        // Waiting for nothing to happen: the stopped run must write no further event.
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(toolStarts('slow_lookup')).toBe(1);
         expect(toolStarts('count')).toBe(0);

@@ -125,6 +125,7 @@ for (const backend of queueBackends) {
 
         const stop = await fetch(`${b.url}/api/runs/${runId}/stop`, { method: 'POST' });
         const frames = await streamed;
+        // Waiting for nothing to happen: no tool may start after the stop on the worker process.
         await new Promise((resolve) => setTimeout(resolve, 2_500));
 
         expect(stop.status).toBe(200);

@@ -72,6 +72,7 @@ async function settled(chat: { state: { status: string; messages: AnyUIMessage[]
     i < 500 && !(chat.state.status === 'ready' && textOf(chat.state.messages.at(-1)) === text);
     i++
   )
+    // Polling the chat's state: the engine emits no event for this condition.
     await new Promise((resolve) => setTimeout(resolve, 10));
 }
 

@@ -63,6 +63,7 @@ describe('ChatCompletionStream against a hostile server', () => {
         head(res);
         for (let i = 0; i < 6; i++) {
           res.write(data(createChunk({ choices: [{ delta: { content: `${i}` } }] })));
+          // A slow server: chunks 100 ms apart.
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         res.end(`${data(createChunk({ choices: [{ delta: {}, finish_reason: 'stop' }] }))}data: [DONE]\n\n`);

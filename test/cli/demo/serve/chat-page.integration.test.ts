@@ -29,6 +29,7 @@ const slowSearch = defineTool({
   description: 'A slow search through the archive',
   parameters: z.object({ topic: z.string().optional() }),
   execute: async ({ topic }, { signal }) => {
+    // A tool slow enough to be stopped from the page (the timer is cleared on abort).
     await new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, 2_000);
       signal.addEventListener('abort', () => {
