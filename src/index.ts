@@ -236,6 +236,7 @@ export type {
   VoiceListParams,
   VoiceModel,
 } from './api/types/voices.js';
+export { type Clock, systemClock } from './core/clock.js';
 // Transport
 // The defaults shared by the library, the CLI and the web server (queue name, key prefix, schemas, ports).
 export { defaults, type NamespaceNames, namespaceNames } from './core/defaults.js';

@@ -5,7 +5,7 @@ import {
 } from '../agent/context/local-tokens.js';
 import type { BudgetLease, BudgetRequest, RequestBudget } from '../agent/request-budget.js';
 import type { ChatCompletionCreateParams } from '../api/types/chat.js';
-import { abortableDelay } from '../transport/utils.js';
+import { abortableDelay } from '../core/clock.js';
 import type { LimitStatField, LimitsBackend } from './limits-backend.js';
 import { type BucketSpec, bucketsFor, type NormalizedRateLimits } from './rate-limits.js';
 

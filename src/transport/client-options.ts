@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { Clock } from '../core/clock.js';
 
 /** Options shared by `new SvcClient(...)` and the transport; every field is optional. */
 export interface ClientOptions {
@@ -26,6 +27,11 @@ export interface ClientOptions {
    * @default []
    */
   secrets?: readonly string[] | undefined;
+  /**
+   * The clock retries wait on (their backoff and the service's `Retry-After`). A test passes one whose
+   * `sleep` returns at once, to check the waits without spending them. @default the system clock
+   */
+  clock?: Clock | undefined;
 }
 
 /** The defaults of {@link ClientOptions}, applied once, by `normalizeClientOptions`. */
@@ -40,4 +46,4 @@ export const defaultClientOptions = {
  */
 export type NormalizedClientOptions = {
   [K in 'apiKey' | 'baseURL' | 'timeout' | 'maxRetries' | 'defaultHeaders']-?: NonNullable<ClientOptions[K]>;
-} & { [K in 'dispatcher' | 'maxStreamEventBytes' | 'secrets']?: NonNullable<ClientOptions[K]> };
+} & { [K in 'dispatcher' | 'maxStreamEventBytes' | 'secrets' | 'clock']?: NonNullable<ClientOptions[K]> };

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import type { Dispatcher } from 'undici';
+import { type Clock, systemClock } from '../core/clock.js';
 import { createAPIError, InvalidResponseError } from '../core/errors.js';
 import { loadOnce } from '../core/load-module.js';
 import { createRedactor, type Redact, redactValue } from '../core/redact-secret.js';
@@ -51,6 +52,8 @@ export class HttpTransport {
   readonly #basePath: string;
   /** The headers of requests that add none of their own, built once per kind (see `#headers`). */
   readonly #sharedHeaders = new Map<string, Record<string, string>>();
+  /** What retries wait on. */
+  readonly #clock: Clock;
 
   /** Checks `options` and applies their defaults (`normalizeClientOptions`); `SvcClient` builds one for you. */
   constructor(clientOptions: ClientOptions = {}) {
@@ -64,6 +67,7 @@ export class HttpTransport {
     this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher;
+    this.#clock = options.clock ?? systemClock;
     this.#origin = new URL(this.baseURL).origin;
     this.#basePath = this.baseURL.slice(this.#origin.length);
   }
@@ -74,6 +78,7 @@ export class HttpTransport {
       maxRetries: req.maxRetries ?? this.maxRetries,
       signal: req.signal,
       onRetry: req.onRetry,
+      clock: this.#clock,
     });
   }
 
@@ -86,6 +91,7 @@ export class HttpTransport {
       maxRetries: req.maxRetries ?? this.maxRetries,
       signal: req.signal,
       onRetry: req.onRetry,
+      clock: this.#clock,
     });
   }
 

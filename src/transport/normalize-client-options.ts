@@ -19,6 +19,7 @@ export function normalizeClientOptions(
     dispatcher,
     maxStreamEventBytes,
     secrets,
+    clock,
   } = options;
 
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
@@ -59,6 +60,13 @@ export function normalizeClientOptions(
     throw new ConfigurationError({ field: 'secrets', rule: 'must be an array of strings' });
   }
 
+  if (
+    clock !== undefined &&
+    (typeof clock !== 'object' || typeof clock?.now !== 'function' || typeof clock?.sleep !== 'function')
+  ) {
+    throw new ConfigurationError({ field: 'clock', rule: 'must have now() and sleep(ms, signal) functions' });
+  }
+
   let normalizedBaseURL: string;
   try {
     normalizedBaseURL = normalizeBaseURL(baseURL);
@@ -79,6 +87,7 @@ export function normalizeClientOptions(
   if (dispatcher !== undefined) normalized.dispatcher = dispatcher;
   if (maxStreamEventBytes !== undefined) normalized.maxStreamEventBytes = maxStreamEventBytes;
   if (secrets !== undefined) normalized.secrets = [...secrets];
+  if (clock !== undefined) normalized.clock = clock;
   return normalized;
 }
 

@@ -1,6 +1,6 @@
+import { type Clock, systemClock } from '../core/clock.js';
 import { APIError, APIUserAbortError } from '../core/errors.js';
 import { computeRetryDelay } from './retry-timing.js';
-import { abortableDelay } from './utils.js';
 
 /** A retry about to happen, as `onRetry` hears of it. */
 export interface RetryInfo {
@@ -17,6 +17,8 @@ export interface SendWithRetryOptions {
   maxRetries: number;
   signal?: AbortSignal | undefined;
   onRetry?: ((retry: RetryInfo) => void) | undefined;
+  /** What the waits between attempts sleep on. @default systemClock */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface SendWithRetryOptions {
  */
 export async function sendWithRetry<T>(
   attempt: (attemptNumber: number) => Promise<T>,
-  { maxRetries, signal, onRetry }: SendWithRetryOptions,
+  { maxRetries, signal, onRetry, clock = systemClock }: SendWithRetryOptions,
 ): Promise<T> {
   for (let attemptNumber = 1; ; attemptNumber++) {
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
@@ -36,9 +38,13 @@ export async function sendWithRetry<T>(
     } catch (error) {
       const retriesUsed = attemptNumber - 1;
       if (retriesUsed >= maxRetries || !isRetryable(error)) throw error;
-      const delayMs = computeRetryDelay({ retryIndex: retriesUsed, headers: error.headers });
+      const delayMs = computeRetryDelay({
+        retryIndex: retriesUsed,
+        headers: error.headers,
+        now: clock.now(),
+      });
       onRetry?.({ attempt: attemptNumber + 1, error, delayMs });
-      await abortableDelay(delayMs, signal);
+      await clock.sleep(delayMs, signal);
     }
   }
 }

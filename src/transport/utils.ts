@@ -1,5 +1,4 @@
 import type { FormData as UndiciFormData } from 'undici';
-import { APIUserAbortError } from '../core/errors.js';
 
 /** Joins the base path, a versioned path and the query (leaving out `undefined` values) into one URL path. */
 export function buildURL(
@@ -42,20 +41,4 @@ export function lowerCaseKeys(headers: Record<string, string>): Record<string, s
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
-}
-
-/** Waits `ms`; rejects at once with {@link APIUserAbortError} when `signal` aborts (before or during the wait). */
-export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
