@@ -114,7 +114,10 @@ if (from ~= '' or to ~= '') and sort ~= 'createdAt' then
   inter[#inter + 1] = tmp .. 't'
 end
 local source = p .. 'idx:by:' .. sort
-if #inter > 0 then
+if sort == 'createdAt' and #inter == 1 then
+  -- One filter, newest or oldest first: the filter's set is already scored by createdAt.
+  source = inter[1]
+elseif #inter > 0 then
   local args = {tmp .. 'r', #inter + 1, source}
   for _, key in ipairs(inter) do args[#args + 1] = key end
   args[#args + 1] = 'WEIGHTS'
