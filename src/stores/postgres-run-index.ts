@@ -130,7 +130,7 @@ export function createPostgresRunIndex(options: PostgresRunIndexOptions) {
       Promise.all([
         query<{ summary: RunSummary; sort_key: string | number }>(pageSql, values),
         query<{ status: RunStatus; n: number }>(
-          `SELECT status, count(*)::int AS n FROM ${schema}.runs GROUP BY status`,
+          `SELECT status, sum(n)::int AS n FROM ${schema}.run_counts GROUP BY status`,
           [],
         ),
       ]),
