@@ -176,35 +176,30 @@ local function range(first, last)
 end
 local page = {}
 local scanned = {}
-local function add(id, score)
-  local s = redis.call('HMGET', p .. 'idx:sum:' .. id, 'json', 'createdAt', 'durationMs')
-  if not s[1] then return end
-  page[#page + 1] = id
-  page[#page + 1] = score
-  page[#page + 1] = s[1]
-  page[#page + 1] = s[2]
-  page[#page + 1] = s[3]
-end
-if text == '' then
-  if hi > lo then
-    local entries = range(lo, math.min(lo + want, hi) - 1)
-    for i = 1, #entries, 2 do add(entries[i], entries[i + 1]) end
-  end
-else
-  local budget = ${TEXT_SCAN_BUDGET}
-  local at = lo
-  while at < hi and #page < want * 5 and budget > 0 do
-    local entries = range(at, math.min(at + 200, hi) - 1)
-    for i = 1, #entries, 2 do
-      local haystack = redis.call('HGET', p .. 'idx:sum:' .. entries[i], 'text')
-      if haystack and string.find(haystack, text, 1, true) then add(entries[i], entries[i + 1]) end
-      budget = budget - 1
-      at = at + 1
-      if #page >= want * 5 then break end
-      if budget == 0 then
-        if at < hi then scanned = {entries[i], entries[i + 1]} end
-        break
-      end
+-- Reads the window in order, a batch at a time, keeping the runs that still exist (an expired run not yet
+-- dropped is passed over) and match the text, until the page is full; a text search stops after its budget.
+local budget = text == '' and -1 or ${TEXT_SCAN_BUDGET}
+local at = lo
+while at < hi and #page < want * 5 and budget ~= 0 do
+  local entries = range(at, math.min(at + (text == '' and want or 200), hi) - 1)
+  for i = 1, #entries, 2 do
+    local id = entries[i]
+    local key = p .. 'idx:sum:' .. id
+    local s = text == '' and redis.call('HMGET', key, 'json', 'createdAt', 'durationMs')
+      or redis.call('HMGET', key, 'json', 'createdAt', 'durationMs', 'text')
+    at = at + 1
+    budget = budget - 1
+    if s[1] and redis.call('EXISTS', p .. 'run:' .. id) == 1 and (text == '' or string.find(s[4], text, 1, true)) then
+      page[#page + 1] = id
+      page[#page + 1] = entries[i + 1]
+      page[#page + 1] = s[1]
+      page[#page + 1] = s[2]
+      page[#page + 1] = s[3]
+    end
+    if #page >= want * 5 then break end
+    if budget == 0 then
+      if at < hi then scanned = {id, entries[i + 1]} end
+      break
     end
   end
 end
