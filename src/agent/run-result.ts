@@ -52,6 +52,8 @@ export interface AgentStep {
   finishReason: FinishReason | null;
   /** Set when the agent's model was overloaded and a fallback model answered this step. */
   fallback?: StepFallback;
+  /** The model the service says answered (the completion's `model`), when it named one. */
+  model?: string;
 }
 
 /** A call that waits for `state.approve(toolCallId)` or `state.reject(toolCallId)`. */

@@ -68,6 +68,7 @@ function createRunStateJsonSchema() {
     fallback: z
       .object({ model: z.string(), failed: z.array(z.object({ model: z.string(), reason: z.string() })) })
       .optional(),
+    model: z.string().optional(),
   });
 
   const pendingToolCallSchema = z.object({
