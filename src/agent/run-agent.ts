@@ -27,6 +27,7 @@ import { runInScope, toolSetNeedsScope } from './run-scope.js';
 import { neverAborted, throwIfAborted, toAbortError } from './run-signal.js';
 import type { RunState } from './run-state.js';
 import { resultFromOutcome, settlePendingCalls, unrunResult } from './settle-pending-calls.js';
+import { StepTimer } from './step-timing.js';
 import { toAssistantMessage } from './to-assistant-message.js';
 
 /** What `agent.run` / `agent.stream` / `agent.resume` hand the loop, unpacked once, here. */
@@ -165,7 +166,16 @@ async function loop(
         // tools must wait for may still be running.
         const lastTurn = state.turn + 1 >= state.turnLimit;
         eager = run.stream && !lastTurn && !input ? createEagerToolStarter(turn) : undefined;
-        const call = { create: agent.create, params, signal, emit, generateId: options.generateId, eager };
+        const timer = new StepTimer();
+        const call = {
+          create: agent.create,
+          params,
+          signal,
+          emit,
+          generateId: options.generateId,
+          eager,
+          timer,
+        };
         // Without fallback models the turn takes the plain path.
         const { completion, fallback } =
           options.fallbackModels.length > 0
@@ -178,6 +188,7 @@ async function loop(
         // Pending with the step, before anything else can fail: a failed run resumes by answering them.
         const pending = prepareToolCalls(assistant.functionCalls, turn.toolSet, emit);
         step = recordStep(state, completion, assistant, pending, fallback);
+        step.timing = timer.done();
         if (options.prices) priceStep(state, step, params, completion, options.prices);
 
         // A message with function calls is a tool turn whatever its finish_reason says.
