@@ -38,6 +38,8 @@ export function recordStep(
     finishReason: completion.choices[0]?.finish_reason ?? null,
   };
   if (fallback) step.fallback = fallback;
+  // Kept so a stored run tells which model answered it (the run inspector lists and filters by it).
+  if (completion.model) step.model = completion.model;
   const audio = toRunAudio(completion.choices[0]?.message.audio);
   if (audio) step.audio = audio;
   state.messages.push(turn.message);

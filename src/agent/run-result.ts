@@ -73,6 +73,8 @@ export interface AgentStep {
   fallback?: StepFallback;
   /** When the step's request was made, answered and retried; absent in states written before times were kept. */
   timing?: StepTiming;
+  /** The model the service says answered (the completion's `model`), when it named one. */
+  model?: string;
 }
 
 /** A call that waits for `state.approve(toolCallId)` or `state.reject(toolCallId)`. */

@@ -102,6 +102,7 @@ function createRunStateJsonSchema() {
           .optional(),
       })
       .optional(),
+    model: z.string().optional(),
   });
 
   const pendingToolCallSchema = z.object({

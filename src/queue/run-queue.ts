@@ -193,6 +193,8 @@ export class RunQueue {
         state: new RunState({ messages: [...messages] }),
         session: options.session,
         fresh: true,
+        // On the record too: the run inspector lists runs by tenant.
+        ...(tenant !== undefined && { tenant }),
       });
     } catch (error) {
       if (!RunConflictError.isInstance(error)) throw error;

@@ -3,6 +3,14 @@
  * default), `memoryStore`, `redisStore` (ioredis) and `postgresStore` (pg). Redis and PostgreSQL drivers
  * are optional peer dependencies, loaded only when such a store is first used.
  */
+
+export type {
+  RunQuery,
+  RunQueryPage,
+  RunQueryStore,
+  RunSortKey,
+  RunSummary,
+} from '../agent/durable/run-query.js';
 export type {
   AddItemsOptions,
   ListRunsOptions,
@@ -22,12 +30,18 @@ export type {
   VersionedValue,
   WriteRunOptions,
 } from '../agent/durable/store.js';
+export {
+  runSearchText,
+  type SummarizeRunOptions,
+  summarizeRun,
+} from '../agent/durable/summarize-run.js';
 export { RunConflictError } from '../agent/errors.js';
 export { type FileStoreOptions, fileStore } from './file-store.js';
 export type { GuardedStore } from './guard-store.js';
 export { isTransient } from './is-transient.js';
 export { defaultMemoryStoreOptions, type MemoryStoreOptions, memoryStore } from './memory-store.js';
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.js';
+export { queryRuns } from './query-runs.js';
 export { type RedisStoreOptions, redisStore } from './redis-store.js';
 export {
   BackendUnreachableError,

@@ -5,7 +5,7 @@ import { attachRunId, attachRunState, RunConflictError, RunStateError } from '..
 import type { RunResult } from '../run-result.js';
 import { RunState, type RunStateOwner } from '../run-state.js';
 import { readRunState } from './read-run-state.js';
-import type { RunRecord, Store } from './store.js';
+import type { RunRecord, RunRecordInput, Store } from './store.js';
 import { rememberStoredRun } from './stored-run-ids.js';
 import { type DurableHooks, StoredRunWriter } from './stored-run-writer.js';
 
@@ -78,7 +78,9 @@ async function startDurableRun(options: StartDurableRunOptions): Promise<RunResu
  * what `agent.run` does before running, and `queue.enqueue` before a worker picks the run up. The record
  * refers to the session's history instead of holding a copy (`session.historyOmitted`).
  */
-export async function createRunRecord(options: Omit<StartDurableRunOptions, 'loop'>): Promise<RunRecord> {
+export async function createRunRecord(
+  options: Omit<StartDurableRunOptions, 'loop'> & Pick<RunRecordInput, 'tenant' | 'forkedFrom'>,
+): Promise<RunRecord> {
   const { store, state, session, runId } = options;
   let link: RunRecord['session'];
   let omitted = 0;
@@ -99,6 +101,8 @@ export async function createRunRecord(options: Omit<StartDurableRunOptions, 'loo
     state: { ...json, messages: json.messages.slice(omitted) } as unknown as Record<string, unknown>,
     interruptions: [],
     ...(link && { session: link }),
+    ...(options.tenant !== undefined && { tenant: options.tenant }),
+    ...(options.forkedFrom && { forkedFrom: options.forkedFrom }),
   });
 }
 

@@ -71,6 +71,10 @@ export interface RunRecord {
    * a connection error, a record at the next version with your write id is your own write, applied.
    */
   writeId?: string;
+  /** The run this one was forked from and the step it was forked at (set by the fork's creator). */
+  forkedFrom?: { runId: string; step: number };
+  /** The queue tenant the run was enqueued for (`EnqueueOptions.tenant`), if any. */
+  tenant?: string;
 }
 
 /** The writable fields of a run record (the store sets `version`, `createdAt`, `updatedAt` and `writeId`). */

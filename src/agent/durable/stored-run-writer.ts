@@ -44,6 +44,8 @@ export class StoredRunWriter implements DurableHooks {
   // The session's history at the head of `state.messages`: left out of every record while still there.
   readonly #history: readonly ChatMessage[];
   #ended: RunStatus | undefined;
+  // Fields of the record no write of the run changes, carried into each of them.
+  readonly #kept: Pick<RunRecordInput, 'forkedFrom' | 'tenant'>;
   // The last write, when it failed without a conflict: the version it would have made, and its id.
   #unconfirmed: { version: number; writeId: string } | undefined;
 
@@ -56,6 +58,10 @@ export class StoredRunWriter implements DurableHooks {
     this.session = record.session;
     this.#version = record.version;
     this.#inFlight = record.inFlight;
+    this.#kept = {
+      ...(record.forkedFrom && { forkedFrom: record.forkedFrom }),
+      ...(record.tenant !== undefined && { tenant: record.tenant }),
+    };
     const link = record.session;
     this.#history = link?.historyOmitted && state ? state.messages.slice(0, link.start) : [];
   }
@@ -171,6 +177,7 @@ export class StoredRunWriter implements DurableHooks {
         : json) as unknown as Record<string, unknown>,
       interruptions: status === 'interrupted' ? (state.interruptions as ToolApprovalItem[]) : [],
       ...(session && { session: { ...session, historyOmitted: omit } }),
+      ...this.#kept,
       ...extra,
     };
   }
