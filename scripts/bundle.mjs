@@ -15,6 +15,13 @@ const page = await build({
   logLevel: 'warning',
 });
 
+// The run inspector's page script, defined the same way (src/web/inspector/load-inspector-script.ts).
+const inspectorPage = await build({
+  ...pageBuildOptions,
+  entryPoints: ['src/web/inspector/page/inspector-app.ts'],
+  logLevel: 'warning',
+});
+
 await build({
   entryPoints: [
     'src/index.ts',
@@ -37,7 +44,10 @@ await build({
   // Dependencies stay imports, so users share one zod and one undici with svc-agents.
   packages: 'external',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __SVC_CHAT_PAGE_JS__: JSON.stringify(page.outputFiles[0].text) },
+  define: {
+    __SVC_CHAT_PAGE_JS__: JSON.stringify(page.outputFiles[0].text),
+    __SVC_INSPECTOR_PAGE_JS__: JSON.stringify(inspectorPage.outputFiles[0].text),
+  },
   sourcemap: true,
   logLevel: 'warning',
 });
