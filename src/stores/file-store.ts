@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { RunQuery } from '../agent/durable/run-query.js';
 import type {
   AddItemsOptions,
   ListRunsOptions,
@@ -15,9 +16,11 @@ import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { atomicWrite } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
+import { FileRunIndex } from './file-run-index.js';
 import { createFileSharedState } from './file-shared-state.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { createLocalSignals, type LocalSignals } from './local-signals.js';
+import { normalizeRunQuery } from './run-query-input.js';
 import { checkOnSignal } from './shared-state-checks.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
@@ -107,6 +110,11 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
     }
     return { deleted };
   };
+  const runIndex = new FileRunIndex({
+    runsDir,
+    read: async (name) => withoutCommitId(await readRunFile(join(runsDir, name), idOfFile(name))),
+    onWarning,
+  });
   const sharedState = createFileSharedState({ dir, fsync, fileName });
   const signals = signalsOf(dir);
   // This store's subscriptions, dropped on close (other stores on the same folder keep theirs).
@@ -197,8 +205,7 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
         const records: RunRecord[] = [];
         for (const name of names) {
           try {
-            const id = decodeURIComponent(name.slice(0, -5));
-            const record = withoutCommitId(await readRunFile(join(runsDir, name), id));
+            const record = withoutCommitId(await readRunFile(join(runsDir, name), idOfFile(name)));
             if (record) records.push(record);
           } catch (error) {
             if (!StoredRunInvalidError.isInstance(error)) throw error;
@@ -206,6 +213,11 @@ export function fileStore({ dir, fsync = true, ...options }: FileStoreOptions): 
           }
         }
         return listNewestFirst(records, listOptions);
+      },
+      async queryRuns(query?: RunQuery) {
+        const normalized = normalizeRunQuery(query);
+        await ensureDirs();
+        return runIndex.page(normalized);
       },
       async deleteRun(id) {
         await rm(runPath(id), { force: true });
@@ -278,6 +290,10 @@ function signalsOf(dir: string): LocalSignals {
     signalsByDir.set(key, signals);
   }
   return signals;
+}
+
+function idOfFile(name: string): string {
+  return decodeURIComponent(name.slice(0, -5));
 }
 
 function withoutCommitId(stored: StoredRun | undefined): RunRecord | undefined {

@@ -1,3 +1,4 @@
+import type { RunQueryStore } from '../agent/durable/run-query.js';
 import type { RunEventLogStore, SharedValueStore, SignalStore, Store } from '../agent/durable/store.js';
 import { SvcError } from '../transport/errors.js';
 import { StoreClosedError, StoreUnavailableError } from './store-errors.js';
@@ -9,6 +10,7 @@ const OPERATIONS = [
   'updateRun',
   'commitRun',
   'listRuns',
+  'queryRuns',
   'deleteRun',
   'pruneRuns',
   'getItems',
@@ -35,10 +37,11 @@ export function isProgrammingError(error: unknown): boolean {
 
 /**
  * A bundled store: `close`, `pruneRuns` and the shared state a chat on several servers needs (event logs,
- * signals, compare-and-set values) always present.
+ * signals, compare-and-set values) and the run index (`queryRuns`) always present.
  */
 export type GuardedStore = Store &
   Required<Pick<Store, 'close' | 'pruneRuns'>> &
+  RunQueryStore &
   RunEventLogStore &
   SignalStore &
   SharedValueStore;

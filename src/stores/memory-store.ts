@@ -1,3 +1,4 @@
+import type { RunQuery } from '../agent/durable/run-query.js';
 import type {
   AddItemsOptions,
   ListRunsOptions,
@@ -14,6 +15,8 @@ import { ConfigurationError } from '../transport/errors.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { createLocalSignals } from './local-signals.js';
 import { LruMap } from './lru-map.js';
+import { type IndexedRun, indexRun, pageOfRuns } from './page-of-runs.js';
+import { normalizeRunQuery } from './run-query-input.js';
 import {
   checkAppendRunEvents,
   checkGetValue,
@@ -85,7 +88,16 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
   const { retentionMs, onWarning } = resolveStoreOptions(options);
   const { maxSessions, maxRuns, maxValues, idleTtlMs } = resolveBounds(options);
   const now = options._internal?.now ?? Date.now;
-  const runs = new LruMap<string, RunRecord>({ maxEntries: maxRuns, idleTtlMs, now });
+  // Each record with its summary, computed when written: the index `queryRuns` reads, evicted with it.
+  const runs = new LruMap<string, { record: RunRecord; indexed: IndexedRun }>({
+    maxEntries: maxRuns,
+    idleTtlMs,
+    now,
+  });
+  const keep = (record: RunRecord) => {
+    const copy = structuredClone(record);
+    runs.set(record.id, { record: copy, indexed: indexRun(copy) });
+  };
   const sessions = new LruMap<string, { items: ChatMessage[]; keys: Set<string> }>({
     maxEntries: maxSessions,
     idleTtlMs,
@@ -113,7 +125,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
   const prune = async (olderThanMs: number) => {
     const cutoff = Date.now() - olderThanMs;
     let deleted = 0;
-    for (const [id, record] of runs.entries()) {
+    for (const [id, { record }] of runs.entries()) {
       if (isFinished(record.status) && record.updatedAt < cutoff) {
         runs.delete(id);
         deleted++;
@@ -133,14 +145,14 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
     writeOptions: WriteRunOptions | undefined,
     append?: SessionAppend,
   ) => {
-    const current = runs.get(id);
+    const current = runs.get(id)?.record;
     const writeId = writeIdOf(writeOptions);
     if (ours(current, expectedVersion + 1, writeId)) return structuredClone(current!);
     if (!current || current.version !== expectedVersion) {
       throw new RunConflictError({ runId: id, expectedVersion });
     }
     const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
-    runs.set(id, structuredClone(record));
+    keep(record);
     if (append) session(append.sessionId).items.push(...structuredClone(append.items));
     if (isFinished(record.status)) pruneOnWrite();
     return record;
@@ -150,14 +162,14 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
     {
       async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions) {
         const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
-        const current = runs.get(input.id);
+        const current = runs.get(input.id)?.record;
         if (ours(current, 1, record.writeId!)) return structuredClone(current!);
         if (current) throw new RunConflictError({ runId: input.id });
-        runs.set(input.id, structuredClone(record));
+        keep(record);
         return record;
       },
       async getRun(id) {
-        const record = runs.get(id);
+        const record = runs.get(id)?.record;
         return record && structuredClone(record);
       },
       async updateRun(id, expectedVersion, input, writeOptions) {
@@ -167,10 +179,18 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
         return writeRun(id, expectedVersion, input, writeOptions, append);
       },
       async listRuns(listOptions: ListRunsOptions = {}) {
-        return listNewestFirst([...runs.values()], listOptions).map((record) => structuredClone(record));
+        const records = Array.from(runs.values(), (run) => run.record);
+        return listNewestFirst(records, listOptions).map((record) => structuredClone(record));
       },
       async deleteRun(id) {
         runs.delete(id);
+      },
+      async queryRuns(query?: RunQuery) {
+        const normalized = normalizeRunQuery(query);
+        return pageOfRuns(
+          Array.from(runs.values(), (run) => run.indexed),
+          normalized,
+        );
       },
       async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
         return prune(olderThanMs);

@@ -44,6 +44,50 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      expires_at bigint
    );
    CREATE INDEX shared_values_expires_at ON {schema}.shared_values (expires_at) WHERE expires_at IS NOT NULL;`,
+  // The run index of `queryRuns`: each run's summary in columns written with its record, one index per
+  // filter and sort, keyset-ordered on (sort value, id in byte order). Rows written before it have no
+  // summary yet (`summary IS NULL`): the first query fills them in. The indexes of version 2 are replaced
+  // by the ones ending in id. Text search uses a pg_trgm index when the extension can be had.
+  `ALTER TABLE {schema}.runs
+     ADD COLUMN summary jsonb,
+     ADD COLUMN agent_name text,
+     ADD COLUMN session_id text,
+     ADD COLUMN tenant text,
+     ADD COLUMN model text,
+     ADD COLUMN duration_ms bigint,
+     ADD COLUMN tokens bigint,
+     ADD COLUMN cost_key double precision,
+     ADD COLUMN search_text text;
+   DROP INDEX {schema}.runs_created_at;
+   DROP INDEX {schema}.runs_status_created_at;
+   CREATE INDEX runs_unsummarized ON {schema}.runs (id) WHERE summary IS NULL;
+   CREATE INDEX runs_by_created ON {schema}.runs (created_at, id COLLATE "C");
+   CREATE INDEX runs_by_duration ON {schema}.runs (duration_ms, id COLLATE "C");
+   CREATE INDEX runs_by_tokens ON {schema}.runs (tokens, id COLLATE "C");
+   CREATE INDEX runs_by_cost ON {schema}.runs (cost_key, id COLLATE "C");
+   CREATE INDEX runs_by_status ON {schema}.runs (status, created_at, id COLLATE "C");
+   CREATE INDEX runs_by_agent ON {schema}.runs (agent_name, created_at, id COLLATE "C");
+   CREATE INDEX runs_by_agent_status ON {schema}.runs (agent_name, status, created_at, id COLLATE "C");
+   CREATE INDEX runs_by_session ON {schema}.runs (session_id, created_at, id COLLATE "C");
+   CREATE INDEX runs_by_tenant ON {schema}.runs (tenant, created_at, id COLLATE "C");
+   CREATE INDEX runs_by_model ON {schema}.runs (model, created_at, id COLLATE "C");
+   DO $$
+   DECLARE trgm_schema name;
+   BEGIN
+     BEGIN
+       IF NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_trgm') THEN
+         CREATE EXTENSION pg_trgm;
+       END IF;
+     EXCEPTION WHEN OTHERS THEN
+       RAISE NOTICE 'pg_trgm is not available (%): text search scans the summaries', SQLERRM;
+     END;
+     SELECT n.nspname INTO trgm_schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+       WHERE e.extname = 'pg_trgm';
+     IF trgm_schema IS NOT NULL THEN
+       EXECUTE format('CREATE INDEX runs_search_text ON {schema}.runs USING gin (search_text %I.gin_trgm_ops)',
+         trgm_schema);
+     END IF;
+   END $$;`,
 ];
 
 // Any constant shared by every process migrating this store; the schema name is hashed in beside it.

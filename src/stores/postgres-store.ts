@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, PoolConfig, QueryResult, QueryResultRow } from 'pg';
+import type { RunQuery } from '../agent/durable/run-query.js';
 import type {
   AddItemsOptions,
   ListRunsOptions,
@@ -15,8 +16,15 @@ import { checkPostgresReachable } from './first-connect.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { isTransientSqlState } from './is-transient.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
+import {
+  createPostgresRunIndex,
+  postgresSummaryValues,
+  summaryInsert,
+  summaryUpdateSet,
+} from './postgres-run-index.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
 import { createPostgresSignals } from './postgres-signals.js';
+import { normalizeRunQuery } from './run-query-input.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { createPruneOnWrite, stampRecord, writeIdOf } from './store-utils.js';
@@ -57,6 +65,9 @@ function isConnectionError(error: unknown): boolean {
 }
 
 const RUN_COLUMNS = 'id, record, version, created_at, updated_at, write_id';
+// A run's summary columns, written with its record: parameters $7.. after the record's six.
+const INSERT = summaryInsert(7, '$3', '$4');
+const UPDATE_SET = summaryUpdateSet(7, '$4');
 
 /**
  * A store on PostgreSQL (pg, an optional peer dependency loaded on first use). Every query times out after
@@ -224,6 +235,13 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     return { deleted: rowCount ?? 0 };
   };
   const sharedState = createPostgresSharedState({ schema, query, retrying });
+  const queryIndex = createPostgresRunIndex({
+    schema,
+    query,
+    retrying,
+    toRecord: toRecord as (row: never) => RunRecord,
+    onWarning,
+  });
   const signals = createPostgresSignals({ pool, schemaName, commandTimeoutMs, onWarning });
   const pruneOnWrite = createPruneOnWrite(async () => {
     await prunes(retentionMs);
@@ -237,9 +255,17 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         const { writeId, ...stored } = record;
         const createdAt = await retrying(async () => {
           const { rowCount } = await query(
-            `INSERT INTO ${schema}.runs (id, status, version, created_at, updated_at, record, write_id)
-             VALUES ($1, $2, 1, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-            [record.id, record.status, record.createdAt, record.updatedAt, stored, writeId],
+            `INSERT INTO ${schema}.runs (id, status, version, created_at, updated_at, record, write_id${INSERT[0]})
+             VALUES ($1, $2, 1, $3, $4, $5, $6${INSERT[1]}) ON CONFLICT (id) DO NOTHING`,
+            [
+              record.id,
+              record.status,
+              record.createdAt,
+              record.updatedAt,
+              stored,
+              writeId,
+              ...postgresSummaryValues(record),
+            ],
           );
           return rowCount === 1 ? record.createdAt : createdAtIfOurs(record.id, 1, writeId!);
         });
@@ -254,8 +280,16 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         const createdAt = await retrying(async () => {
           const { rows } = await query<{ created_at: string }>(
             `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
-             write_id = $6 WHERE id = $1 AND version = $2 RETURNING created_at`,
-            [id, expectedVersion, record.status, record.updatedAt, stored, writeId],
+             write_id = $6${UPDATE_SET} WHERE id = $1 AND version = $2 RETURNING created_at`,
+            [
+              id,
+              expectedVersion,
+              record.status,
+              record.updatedAt,
+              stored,
+              writeId,
+              ...postgresSummaryValues(record),
+            ],
           );
           return rows[0] ? Number(rows[0].created_at) : createdAtIfOurs(id, expectedVersion + 1, writeId!);
         });
@@ -273,8 +307,16 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
           inSessionTransaction(sessionId, async (run) => {
             const { rows } = await run<{ created_at: string }>(
               `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
-               write_id = $6 WHERE id = $1 AND version = $2 RETURNING created_at`,
-              [id, expectedVersion, record.status, record.updatedAt, stored, writeId],
+               write_id = $6${UPDATE_SET} WHERE id = $1 AND version = $2 RETURNING created_at`,
+              [
+                id,
+                expectedVersion,
+                record.status,
+                record.updatedAt,
+                stored,
+                writeId,
+                ...postgresSummaryValues(record),
+              ],
             );
             if (!rows[0]) return ROLLBACK;
             await appendItems(run, sessionId, items);
@@ -306,6 +348,9 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
           }
         }
         return records;
+      },
+      async queryRuns(query?: RunQuery) {
+        return queryIndex(normalizeRunQuery(query));
       },
       async deleteRun(id) {
         await retrying(() => query(`DELETE FROM ${schema}.runs WHERE id = $1`, [id]));

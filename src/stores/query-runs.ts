@@ -1,7 +1,7 @@
 import type { RunQuery, RunQueryPage, RunQueryStore } from '../agent/durable/run-query.js';
 import type { RunStore } from '../agent/durable/store.js';
+import { indexRun, pageOfRuns } from './page-of-runs.js';
 import { normalizeRunQuery } from './run-query-input.js';
-import { RunSummaryIndex } from './run-summary-index.js';
 
 /**
  * One page of run summaries of `store`: from the store's own index (`store.queryRuns`, which the bundled
@@ -14,7 +14,6 @@ export async function queryRuns(
 ): Promise<RunQueryPage> {
   const normalized = normalizeRunQuery(query);
   if (typeof store.queryRuns === 'function') return store.queryRuns(query);
-  const index = new RunSummaryIndex();
-  for (const record of await store.listRuns({ limit: Number.MAX_SAFE_INTEGER })) index.set(record);
-  return index.query(normalized);
+  const records = await store.listRuns({ limit: Number.MAX_SAFE_INTEGER });
+  return pageOfRuns(records.map(indexRun), normalized);
 }

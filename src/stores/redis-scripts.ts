@@ -1,21 +1,25 @@
 // The Lua scripts of `redisStore`: each runs atomically on the server, in one round trip.
 
+import { REDIS_INDEX_FUNCTIONS } from './redis-index-scripts.js';
+
 // How many ids of expired runs one finishing write removes from the sorted sets.
 const EXPIRED_PER_WRITE = 50;
 
 /**
  * Creates or updates a run, version-checked, keeping the sorted sets and the expiry in step.
  * KEYS: run hash, index zset, the new status's zset, the other three status zsets, expiry zset.
- * ARGV: expected version ('' to create), json, createdAt, id, status, writeId, ttl ms ('' for none), now.
- * With items after those (ARGV[9]...), they are appended to the session list KEYS[8] in the same step, only
+ * ARGV: expected version ('' to create), json, createdAt, id, status, writeId, ttl ms ('' for none), now,
+ * then the run's summary for the index (`queryRuns`): prefix, updatedAt, agent, session, tenant, model,
+ * tokens, cost, summary json, search text ('' where absent).
+ * With items after those (ARGV[19]...), they are appended to the session list KEYS[8] in the same step, only
  * when the write applies (`commitRun`: a run's record and its session append both happen or neither does).
  * Returns the stored createdAt, or -1 when the expected version does not hold. The version is checked and
  * bumped in one script, one round trip per checkpoint, no lost update. A write re-sent after its reply was
  * lost finds its own write id at the next version and answers as if it had just been applied. A finished
  * run's hash expires by itself; its id leaves the sorted sets through the expiry zset, a few per finishing
- * write, so the sets do not grow with every run ever made.
+ * write, so the sets do not grow with every run ever made. The run's summary is filed in the same step.
  */
-export const WRITE_RUN = `
+export const WRITE_RUN = `${REDIS_INDEX_FUNCTIONS}
 local current = redis.call('HGET', KEYS[1], 'version')
 local expected = ARGV[1]
 local next = expected == '' and 1 or tonumber(expected) + 1
@@ -30,7 +34,10 @@ else
   createdAt = redis.call('HGET', KEYS[1], 'createdAt')
 end
 redis.call('HSET', KEYS[1], 'version', next, 'createdAt', createdAt, 'json', ARGV[2], 'status', ARGV[5], 'writeId', ARGV[6])
-for i = 9, #ARGV do redis.call('RPUSH', KEYS[8], ARGV[i]) end
+for i = 19, #ARGV do redis.call('RPUSH', KEYS[8], ARGV[i]) end
+local duration = math.max(0, tonumber(ARGV[10]) - tonumber(createdAt))
+index(ARGV[9], ARGV[4], {ARGV[5], ARGV[11], ARGV[12], ARGV[13], ARGV[14], createdAt, duration, ARGV[15], ARGV[16],
+  ARGV[17], ARGV[18], next})
 redis.call('ZADD', KEYS[2], createdAt, ARGV[4])
 redis.call('ZADD', KEYS[3], createdAt, ARGV[4])
 for i = 4, 6 do redis.call('ZREM', KEYS[i], ARGV[4]) end
@@ -44,15 +51,18 @@ redis.call('ZADD', KEYS[7], tonumber(ARGV[8]) + tonumber(ARGV[7]), ARGV[4])
 local expired = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', ARGV[8], 'LIMIT', 0, ${EXPIRED_PER_WRITE})
 for _, id in ipairs(expired) do
   for i = 2, 7 do redis.call('ZREM', KEYS[i], id) end
+  -- Its summary too, unless the run is still there (the clocks of Redis and the writer differ a little).
+  if redis.call('EXISTS', ARGV[9] .. 'run:' .. id) == 0 then unindex(ARGV[9], id) end
 end
 return tonumber(createdAt)
 `;
 
 /**
  * Removes one finished run and its ids from the sorted sets; a run resumed meanwhile (no longer finished)
- * only leaves the expiry zset. KEYS: run hash, index zset, the four status zsets, expiry zset. ARGV: id.
+ * only leaves the expiry zset. KEYS: run hash, index zset, the four status zsets, expiry zset. ARGV: id,
+ * prefix (its summary leaves the run index too).
  */
-export const PRUNE_RUN = `
+export const PRUNE_RUN = `${REDIS_INDEX_FUNCTIONS}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status and status ~= 'completed' and status ~= 'failed' then
   redis.call('ZREM', KEYS[7], ARGV[1])
@@ -60,7 +70,16 @@ if status and status ~= 'completed' and status ~= 'failed' then
 end
 local existed = redis.call('DEL', KEYS[1])
 for i = 2, 7 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+unindex(ARGV[2], ARGV[1])
 return existed
+`;
+
+/** Removes a run, its ids from the sorted sets and its summary. KEYS and ARGV: as `PRUNE_RUN`. */
+export const DELETE_RUN = `${REDIS_INDEX_FUNCTIONS}
+redis.call('DEL', KEYS[1])
+for i = 2, 7 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+unindex(ARGV[2], ARGV[1])
+return 1
 `;
 
 /**

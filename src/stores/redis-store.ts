@@ -1,4 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import type { RunQuery } from '../agent/durable/run-query.js';
 import type {
   AddItemsOptions,
   ListRunsOptions,
@@ -16,9 +17,11 @@ import { loadOptional } from '../transport/load-module.js';
 import { evalScript } from './eval-script.js';
 import { redisAddress, waitForRedis } from './first-connect.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
-import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
+import { indexOldRedisRuns, queryRedisRuns, redisIndexArgs } from './redis-run-index.js';
+import { ADD_ITEMS, DELETE_RUN, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
 import { createRedisSharedState } from './redis-shared-state.js';
 import { createRedisSignals } from './redis-signals.js';
+import { normalizeRunQuery } from './run-query-input.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { stampRecord, writeIdOf } from './store-utils.js';
@@ -39,8 +42,8 @@ export interface RedisStoreOptions extends StoreOptions {
 const STATUSES: readonly RunStatus[] = ['running', 'interrupted', 'completed', 'failed'];
 
 // The layout version of the store's keys: 2 added a sorted set of run ids per status, expiry of finished
-// runs and a sorted set of when each finished run expires.
-const LAYOUT_VERSION = 2;
+// runs and a sorted set of when each finished run expires; 3 the run index of `queryRuns`.
+const LAYOUT_VERSION = 3;
 
 // ioredis rejects with a ReplyError when Redis answered with an error; anything else from the client
 // (reset, refused, "Connection is closed", a command timeout, MaxRetriesPerRequestError) means no answer.
@@ -129,7 +132,19 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
   // finished runs the expiry a finishing write gives them now. A run rewritten meanwhile may land in a
   // stale status set; listing checks each record's status and repairs the set.
   async function migrate(redis: Redis): Promise<void> {
-    if (Number(await redis.get(layoutKey)) >= LAYOUT_VERSION) return;
+    const layout = Number(await redis.get(layoutKey));
+    if (layout >= LAYOUT_VERSION) return;
+    if (layout < 2) await addStatusSets(redis);
+    await indexOldRedisRuns(
+      redis,
+      prefix,
+      async (id) => toRecord(id, await redis.hmget(runKey(id), 'version', 'createdAt', 'json', 'writeId')),
+      onWarning,
+    );
+    await redis.set(layoutKey, String(LAYOUT_VERSION));
+  }
+
+  async function addStatusSets(redis: Redis): Promise<void> {
     for (let start = 0; ; start += 500) {
       const entries = await redis.zrange(indexKey, start, start + 499, 'WITHSCORES');
       if (entries.length === 0) break;
@@ -149,7 +164,6 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       });
       await pipeline.exec();
     }
-    await redis.set(layoutKey, String(LAYOUT_VERSION));
   }
 
   const writeRun = async (
@@ -177,6 +191,9 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       record.writeId!,
       ttl,
       String(Date.now()),
+      prefix,
+      String(record.updatedAt),
+      ...redisIndexArgs(record),
       ...(append ? append.items.map((item) => JSON.stringify(item)) : []),
     )) as number;
   };
@@ -265,11 +282,14 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
         }
         return found.slice(0, limit);
       },
+      async queryRuns(query?: RunQuery) {
+        const normalized = normalizeRunQuery(query);
+        const redis = await client();
+        return queryRedisRuns(redis, prefix, indexKeys, normalized);
+      },
       async deleteRun(id) {
         const redis = await client();
-        const multi = redis.multi().del(runKey(id));
-        for (const key of indexKeys) multi.zrem(key, id);
-        await multi.exec();
+        await evalScript(redis, DELETE_RUN, 7, runKey(id), ...indexKeys, id, prefix);
       },
       async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
         // The expiry zset scores each finished run by its last write plus the retention.
@@ -280,7 +300,10 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
           const ids = await redis.zrangebyscore(expiryKey, '-inf', upTo, 'LIMIT', 0, 500);
           if (ids.length === 0) break;
           const removed = await Promise.all(
-            ids.map((id) => evalScript(redis, PRUNE_RUN, 7, runKey(id), ...indexKeys, id) as Promise<number>),
+            ids.map(
+              (id) =>
+                evalScript(redis, PRUNE_RUN, 7, runKey(id), ...indexKeys, id, prefix) as Promise<number>,
+            ),
           );
           deleted += removed.reduce((sum, count) => sum + count, 0);
         }

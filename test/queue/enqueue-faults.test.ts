@@ -154,7 +154,10 @@ for (const backend of queueBackends) {
       await queue.enqueue('support', 'Refund order 42', { runId: 'tenant-run', tenant: 'acme' });
       expect((await queue.waitUntilFinished('tenant-run', { timeout: 20_000 })).status).toBe('interrupted');
       await queue.approve('tenant-run', 'c1');
-      expect((await queue.waitUntilFinished('tenant-run', { timeout: 20_000 })).status).toBe('completed');
+      const finished = await queue.waitUntilFinished('tenant-run', { timeout: 20_000 });
+      expect(finished.status).toBe('completed');
+      // The record names the tenant through every write (the run inspector lists runs by it).
+      expect(finished.tenant).toBe('acme');
       // Both model requests are counted for the tenant: the continued run's job still names it.
       const { rows } = await queue.stats();
       expect(rows.map(({ tenant, requests }) => ({ tenant, requests }))).toEqual([

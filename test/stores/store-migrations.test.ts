@@ -162,7 +162,8 @@ describe.skipIf(!postgresUp)('postgresStore schema', () => {
         `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'runs_status%' ORDER BY 1`,
         [schema],
       );
-      expect(rows.map((row) => row.indexname)).toEqual(['runs_status_created_at', 'runs_status_updated_at']);
+      // Version 4 replaced runs_status_created_at by runs_by_status (keyset-ordered on id too).
+      expect(rows.map((row) => row.indexname)).toEqual(['runs_status_updated_at']);
     } finally {
       await store.close();
     }
