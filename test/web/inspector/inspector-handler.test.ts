@@ -89,6 +89,40 @@ describe('createInspectorHandler', () => {
     });
   });
 
+  describe('when the list is paged', () => {
+    it('should answer one run per page with a cursor to the next, and no cursor on the last', async () => {
+      const first = await get('/api/runs?limit=1&sort=createdAt&order=asc');
+      expect(first.body.runs).toHaveLength(1);
+      const second = await get(
+        `/api/runs?limit=1&sort=createdAt&order=asc&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      );
+      expect(second.body.runs).toHaveLength(1);
+      expect(second.body.nextCursor).toBeUndefined();
+      expect([first.body.runs[0].id, second.body.runs[0].id].sort()).toEqual([richRunId, takenOverId].sort());
+    });
+  });
+
+  describe('when a session is read', () => {
+    it("should answer the session's runs in order with their tokens and the totals", async () => {
+      emu.script([{ message: { content: 'First.' } }, { message: { content: 'Second.' } }]);
+      const agent = inspectedAgent(client, store);
+      const one = await agent.run('One', { session: 'support-42' });
+      const two = await agent.run('Two', { session: 'support-42' });
+      const { status, body } = await get('/api/sessions/support-42');
+      expect(status).toBe(200);
+      expect(body.runs.map((run: { id: string }) => run.id)).toEqual([one.runId, two.runId]);
+      expect(body.totals).toEqual({ runs: 2, tokens: one.usage.totalTokens + two.usage.totalTokens });
+    });
+  });
+
+  describe('when the raw events are read', () => {
+    it('should answer the stored log after the given id', async () => {
+      await store.appendRunEvents!(richRunId, 0, ['{"type":"start"}', '{"type":"finish"}']);
+      const { body } = await get(`/api/runs/${richRunId}/events?after=0`);
+      expect(body).toEqual({ kept: true, events: [{ id: 1, data: '{"type":"finish"}' }] });
+    });
+  });
+
   describe('when one run is read', () => {
     it('should show a lane per model request and per tool call, with the retry, the eager start and the approval wait', async () => {
       const { status, body } = await get(`/api/runs/${richRunId}`);
