@@ -124,6 +124,8 @@ async function loop(
   let input: InputCheck | undefined;
   // The current turn's early-started tools: whatever fails before its tools run, they are aborted.
   let eager: EagerToolStarter | undefined;
+  // The model request in progress: a request that fails is kept on the state as a fault.
+  let timer: StepTimer | undefined;
   try {
     // Until the run's first model turn (a queued run starts through `resume`), its input is unchecked.
     const inputGuards = agent.core.options.inputGuardrails;
@@ -166,7 +168,7 @@ async function loop(
         // tools must wait for may still be running.
         const lastTurn = state.turn + 1 >= state.turnLimit;
         eager = run.stream && !lastTurn && !input ? createEagerToolStarter(turn) : undefined;
-        const timer = new StepTimer();
+        timer = new StepTimer();
         const call = {
           create: agent.create,
           params,
@@ -189,6 +191,7 @@ async function loop(
         const pending = prepareToolCalls(assistant.functionCalls, turn.toolSet, emit);
         step = recordStep(state, completion, assistant, pending, fallback);
         step.timing = timer.done();
+        timer = undefined;
         if (options.prices) priceStep(state, step, params, completion, options.prices);
 
         // A message with function calls is a tool turn whatever its finish_reason says.
@@ -251,6 +254,7 @@ async function loop(
     }
   } catch (error) {
     eager?.discard();
+    if (timer) state.faults.push(timer.failed(state.steps.length, error));
     const failure = failRun(run, agent.toolSet, signal, error);
     // An input tripwire aborts the request in flight: report the tripwire, not the abort it caused.
     throw input?.tripped ?? failure;

@@ -137,7 +137,10 @@ function createRunStateJsonSchema() {
     currentAgent: z.string().optional(),
     turnLimit: z.number().int().nonnegative().optional(),
     guardrailRepairs: z.number().int().nonnegative().optional(),
-    // Kept since the run inspector (optional: older states have none).
+    // Kept since the run inspector (optional: older states have none); checked loosely, as display data.
+    faults: z
+      .array(z.looseObject({ step: z.number(), requestedAt: z.number(), at: z.number(), error: z.string() }))
+      .optional(),
     resumes: z
       .array(
         z.object({

@@ -10,7 +10,7 @@ import {
   RUN_STATE_SCHEMA_VERSION,
   type RunStateJson,
 } from './run-state-schema.js';
-import type { RunResume } from './step-timing.js';
+import type { RunFault, RunResume } from './step-timing.js';
 import { type AgentUsage, emptyUsage } from './usage.js';
 
 /** A function call of the last turn that has no `tool` message yet. */
@@ -76,6 +76,8 @@ export class RunState {
   turnLimit: number | undefined;
   /** Each time the stored run was taken up again from its checkpoint (resumes and worker takeovers), in order. */
   resumes: RunResume[];
+  /** Model requests that failed for good, in order (the run failed there; a resume tried again). */
+  faults: RunFault[];
 
   constructor(
     init: Partial<
@@ -93,6 +95,7 @@ export class RunState {
     this.currentAgent = init.currentAgent;
     this.turnLimit = init.turnLimit;
     this.resumes = init.resumes ?? [];
+    this.faults = init.faults ?? [];
   }
 
   /** The calls waiting for a human decision. */
@@ -188,6 +191,7 @@ export class RunState {
       currentAgent: this.currentAgent,
       turnLimit: this.turnLimit,
       resumes: [...this.resumes],
+      faults: [...this.faults],
     });
   }
 
@@ -208,6 +212,7 @@ export class RunState {
       ...(this.currentAgent !== undefined && { currentAgent: this.currentAgent }),
       ...(this.turnLimit !== undefined && { turnLimit: this.turnLimit }),
       ...(this.resumes.length > 0 && { resumes: this.resumes }),
+      ...(this.faults.length > 0 && { faults: this.faults as unknown as RunStateJson['faults'] }),
     };
   }
 
@@ -262,6 +267,7 @@ export class RunState {
       currentAgent: json.currentAgent,
       turnLimit: json.turnLimit,
       resumes: json.resumes ?? [],
+      faults: (json.faults ?? []) as unknown as RunFault[],
     });
   }
 }

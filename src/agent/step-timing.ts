@@ -62,6 +62,24 @@ export interface RunResume {
   inFlight: string[];
 }
 
+/** A model request that failed for good (after the client's retries and any fallbacks): the run failed there. */
+export interface RunFault {
+  /** The step it was for (0-based). */
+  step: number;
+  /** When the loop asked for the model. */
+  requestedAt: number;
+  /** When it failed. */
+  at: number;
+  /** The error, as `Name: message`. */
+  error: string;
+  /** Its HTTP status, when it had one. */
+  status?: number;
+  /** The attempts the client retried before giving up. */
+  retries?: StepRetry[];
+  /** Models passed over for a fallback before it. */
+  fallbacks?: StepFallbackMove[];
+}
+
 /** Collects a step's timing while its request runs (`callModel` and its fallbacks report to it). */
 export class StepTimer {
   readonly timing: StepTiming;
@@ -100,6 +118,20 @@ export class StepTimer {
   fellBack(from: string, to: string, reason: string): void {
     this.timing.fallbacks ??= [];
     this.timing.fallbacks.push({ at: this.#now(), from, to, reason });
+  }
+
+  /** The request failed for good: the fault to keep on the state. */
+  failed(step: number, error: unknown): RunFault {
+    const fault: RunFault = {
+      step,
+      requestedAt: this.timing.requestedAt,
+      at: this.#now(),
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    };
+    if (APIError.isInstance(error) && error.status !== undefined) fault.status = error.status;
+    if (this.timing.retries) fault.retries = this.timing.retries;
+    if (this.timing.fallbacks) fault.fallbacks = this.timing.fallbacks;
+    return fault;
   }
 
   /** The answer is complete: the timing to record on the step. */

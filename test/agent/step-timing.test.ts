@@ -45,6 +45,42 @@ describe('step timing', () => {
     });
   });
 
+  describe('when a model request fails for good', () => {
+    it('should keep the fault with its retries on the failed record, and the resume that went on', async () => {
+      const store = memoryStore();
+      env.emu.script([
+        { error: { status: 503 } },
+        { error: { status: 503, headers: { 'retry-after-ms': '1' } } },
+        answer('back'),
+      ]);
+      const client = new SvcClient({ apiKey: env.emu.apiKey, baseURL: env.emu.baseURL, maxRetries: 1 });
+      const agent = new Agent({ name: 'faulty', client, model: 'svc-3.5-flash', store });
+      const error = (await agent.run('Hi').catch((caught: unknown) => caught)) as { runId: string };
+      const failed = (await store.getRun(error.runId))!;
+      expect(failed.status).toBe('failed');
+      const faults = (failed.state as { faults: unknown[] }).faults;
+      expect(faults).toEqual([
+        {
+          step: 0,
+          requestedAt: expect.any(Number),
+          at: expect.any(Number),
+          error: expect.stringMatching(/^\w+Error: /),
+          status: 503,
+          retries: [expect.objectContaining({ attempt: 2, status: 503, rateLimited: false })],
+        },
+      ]);
+      const resumed = await agent.resume(error.runId);
+      expect(resumed.text).toBe('back');
+      const state = (await store.getRun(error.runId))!.state as {
+        faults: unknown[];
+        resumes: Array<{ from: string }>;
+      };
+      expect(state.faults).toHaveLength(1);
+      expect(state.resumes.map((resume) => resume.from)).toEqual(['failed']);
+      await client.close();
+    });
+  });
+
   describe('when a fallback model answers', () => {
     it('should record the move with when it happened', async () => {
       env.emu.setFaults([{ model: 'svc-3.5-flash-2603', status: 503 }]);

@@ -108,7 +108,9 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
         await page.waitForSelector('tbody tr[data-run]');
         await page.focus('[data-sort="tokens"]');
         await page.keyboard.press('Enter');
-        await page.waitForFunction("location.hash.includes('sort=tokens')");
+        await page.waitForFunction(() =>
+          (globalThis as unknown as PageGlobals).location.hash.includes('sort=tokens'),
+        );
         await eventually(async () => (await rowIds()).length === 3);
         const tokens = async () =>
           page.$$eval('td[data-tokens]', (cells) =>
@@ -116,7 +118,9 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
           );
         await eventually(async () => isSorted(await tokens(), 'desc'));
         await page.click('[data-sort="tokens"]');
-        await page.waitForFunction("location.hash.includes('order=asc')");
+        await page.waitForFunction(() =>
+          (globalThis as unknown as PageGlobals).location.hash.includes('order=asc'),
+        );
         await eventually(async () => isSorted(await tokens(), 'asc'));
         if (SCREENSHOTS && backend.name === 'memoryStore') {
           await page.setViewportSize({ width: 1280, height: 560 });
@@ -128,6 +132,7 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
     describe('when a run is opened', () => {
       it('should draw a lane per model request and tool call, with the retry, eager start, approval and takeover', async () => {
         await page.goto(`${url}#/runs/${richRunId}`);
+        await page.waitForSelector(`h2[data-run="${richRunId}"]`);
         await page.waitForSelector('.gantt');
         expect(await page.$$eval('[data-lane="model"]', (lanes) => lanes.length)).toBe(3);
         expect(await page.$$eval('[data-lane="tool"]', (lanes) => lanes.length)).toBe(3);
@@ -156,6 +161,7 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
         }
 
         await page.goto(`${url}#/runs/${takenOverId}`);
+        await page.waitForSelector(`h2[data-run="${takenOverId}"]`);
         await page.waitForSelector('[data-lane="resumes"] .mark.takeover');
         const title = await page.getAttribute('[data-lane="resumes"] .mark.takeover', 'title');
         expect(title).toContain('takeover by');
@@ -182,11 +188,12 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
         const running = inspectedAgent(client, store, hold).run('Add four and four', { runId });
         await eventually(async () => (await store.getRun(runId))?.inFlight?.includes('call_live') === true);
         await page.goto(`${url}#/runs/${runId}`);
-        await page.waitForSelector('h2 .status.running');
+        await page.waitForSelector(`h2[data-run="${runId}"]`);
+        await page.waitForSelector(`h2[data-run="${runId}"] .status.running`);
         await page.waitForSelector('[data-id="call_live"]');
         release();
         await running;
-        await page.waitForSelector('h2 .status.completed', { timeout: 10_000 });
+        await page.waitForSelector(`h2[data-run="${runId}"] .status.completed`, { timeout: 10_000 });
         expect(await page.textContent('.chat')).toContain('Eight.');
       });
     });
@@ -194,12 +201,16 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
     describe('when a run is forked from step 2', () => {
       it('should complete the fork on the emulator and link both ways', async () => {
         await page.goto(`${url}#/runs/${richRunId}`);
+        await page.waitForSelector(`h2[data-run="${richRunId}"]`);
         await page.waitForSelector('#fork-button:not([disabled])');
         await page.selectOption('#fork-step', '2');
         await page.click('#fork-button');
-        await page.waitForFunction(`!location.hash.includes(${JSON.stringify(richRunId)})`);
+        await page.waitForFunction(
+          (parent) => !(globalThis as unknown as PageGlobals).location.hash.includes(parent),
+          richRunId,
+        );
         const forkId = decodeURIComponent(new URL(page.url()).hash.replace('#/runs/', ''));
-        await page.waitForSelector('h2 .status.completed', { timeout: 10_000 });
+        await page.waitForSelector(`h2[data-run="${forkId}"] .status.completed`, { timeout: 10_000 });
         expect(await page.getAttribute('a[data-link="parent"]', 'href')).toBe(`#/runs/${richRunId}`);
         expect((await store.getRun(forkId))?.forkedFrom).toEqual({ runId: richRunId, step: 2 });
         await page.click('a[data-link="parent"]');
@@ -210,6 +221,7 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
     describe('when a run is exported', () => {
       it('should download a recording that replays the run offline', async () => {
         await page.goto(`${url}#/runs/${richRunId}`);
+        await page.waitForSelector(`h2[data-run="${richRunId}"]`);
         await page.waitForSelector('#export-link');
         const href = await page.getAttribute('#export-link', 'href');
         const text = await page.evaluate(async (link) => (await fetch(link!)).text(), href);
@@ -242,6 +254,11 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
     });
   },
 );
+
+/** What the predicates Playwright runs in the page read (this file is typed without the DOM). */
+interface PageGlobals {
+  location: { hash: string };
+}
 
 function isSorted(values: number[], order: 'asc' | 'desc'): boolean {
   return values.every(

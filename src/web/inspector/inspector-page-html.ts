@@ -67,7 +67,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .lane .track { position: relative; height: 18px; border-left: 1px solid var(--line); }
 .seg { position: absolute; top: 3px; height: 12px; border-radius: 3px; min-width: 2px; }
 .seg.queued { background: var(--queued); } .seg.waiting { background: var(--wait); opacity: .6; }
-.seg.streaming { background: var(--stream); } .seg.tool { background: var(--tool); } .seg.tool.eager { background: var(--eager); }
+.seg.streaming { background: var(--stream); } .seg.failed { background: var(--bad); } .seg.tool { background: var(--tool); } .seg.tool.eager { background: var(--eager); }
 .seg.tool.error, .seg.tool.aborted, .seg.tool.rejected { background: var(--bad); }
 .seg.approval { background: repeating-linear-gradient(45deg, var(--approval), var(--approval) 4px, transparent 4px, transparent 8px);
   border: 1px solid var(--approval); }

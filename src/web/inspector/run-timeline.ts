@@ -1,7 +1,7 @@
 import type { RunRecord } from '../../agent/durable/store.js';
 import type { AgentStep, StepToolResult } from '../../agent/run-result.js';
 import type { PendingToolCall } from '../../agent/run-state.js';
-import type { RunResume, StepFallbackMove, StepRetry } from '../../agent/step-timing.js';
+import type { RunFault, RunResume, StepFallbackMove, StepRetry } from '../../agent/step-timing.js';
 
 // The timeline of one run, drawn from the times its state keeps (`AgentStep.timing`, each tool result's
 // `startedAt`/`finishedAt`, approvals, `state.resumes`): one lane per model request and per tool call,
@@ -25,6 +25,8 @@ export interface ModelLane {
   /** The step's cost in US dollars, when priced. */
   costUsd?: number;
   finishReason: string | null;
+  /** Set on a request that failed for good (the run failed there): the error. */
+  error?: string;
 }
 
 /** A tool call of the timeline; parallel calls of a step are lanes side by side. */
@@ -62,6 +64,7 @@ interface TimedState {
   steps?: AgentStep[];
   pendingToolCalls?: PendingToolCall[];
   resumes?: RunResume[];
+  faults?: RunFault[];
 }
 
 /** The timeline of `record`, from its state alone. */
@@ -74,7 +77,10 @@ export function buildRunTimeline(record: RunRecord): RunTimeline {
     steps: steps.length,
   };
   let timed = false;
+  const faults = Array.isArray(state.faults) ? state.faults : [];
   for (const step of steps) {
+    // A request that failed before this step's answer came (the run failed, then was resumed).
+    for (const fault of faults) if (fault.step === step.index) lanes.push(faultLane(fault));
     const usage = step.usage;
     const tokens = {
       input: usage.promptTokens,
@@ -108,6 +114,8 @@ export function buildRunTimeline(record: RunRecord): RunTimeline {
     }
     for (const result of step.toolResults) lanes.push(toolLane(step.index, result));
   }
+  for (const fault of faults) if (fault.step >= steps.length) lanes.push(faultLane(fault));
+  if (faults.length > 0) timed = true;
   // The calls of the last step still running or waiting (a live or paused run).
   const last = steps.at(-1);
   for (const call of state.pendingToolCalls ?? []) lanes.push(pendingLane(last?.index ?? 0, call));
@@ -118,6 +126,21 @@ export function buildRunTimeline(record: RunRecord): RunTimeline {
   }
   for (const resume of resumes) end = Math.max(end, resume.at);
   return { start: record.createdAt, end, lanes, resumes, totals, timed };
+}
+
+function faultLane(fault: RunFault): ModelLane {
+  return {
+    kind: 'model',
+    step: fault.step,
+    model: fault.fallbacks?.at(-1)?.to ?? fault.retries?.at(-1)?.model,
+    requestedAt: fault.requestedAt,
+    doneAt: fault.at,
+    retries: fault.retries ?? [],
+    fallbacks: fault.fallbacks ?? [],
+    tokens: { input: 0, output: 0, cached: 0, total: 0 },
+    finishReason: null,
+    error: fault.error,
+  };
 }
 
 function toolLane(step: number, result: StepToolResult): ToolLane {

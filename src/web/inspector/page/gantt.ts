@@ -53,7 +53,7 @@ export function renderGantt(timeline: RunTimeline): HTMLElement {
     else drawTool(lane, track, seg, mark, timeline.end);
     const name =
       lane.kind === 'model'
-        ? `step ${lane.step} · ${lane.model ?? 'model'} · ${formatDuration(lane.doneAt - lane.requestedAt)}`
+        ? `step ${lane.step} · ${lane.error !== undefined ? 'failed' : (lane.model ?? 'model')} · ${formatDuration(lane.doneAt - lane.requestedAt)}`
         : `  ${lane.toolName}${lane.eager ? ' (eager)' : ''} · ${lane.status}${lane.startedAt !== undefined && lane.finishedAt !== undefined ? ` · ${formatDuration(lane.finishedAt - lane.startedAt)}` : ''}`;
     lanes.append(
       laneRow(lane.kind, name, track, lane.kind === 'tool' ? lane.toolCallId : `step-${lane.step}`),
@@ -100,8 +100,17 @@ function drawModel(lane: ModelLane, track: HTMLElement, seg: Seg, mark: Mark): v
   const first = lane.firstTokenAt ?? sent;
   if (first > sent)
     track.append(seg('waiting', sent, first, `first token after ${formatDuration(first - sent)}`));
+  if (lane.error !== undefined) {
+    track.append(seg('failed', lane.requestedAt, lane.doneAt, `failed: ${lane.error}`));
+    drawMarks(lane, track, mark);
+    return;
+  }
   const tokens = `${lane.tokens.input} in (${lane.tokens.cached} cached) · ${lane.tokens.output} out`;
   track.append(seg('streaming', first, lane.doneAt, `${lane.model ?? ''} answered: ${tokens}`));
+  drawMarks(lane, track, mark);
+}
+
+function drawMarks(lane: ModelLane, track: HTMLElement, mark: Mark): void {
   for (const retry of lane.retries) {
     const why = retry.rateLimited
       ? `rate limited (${retry.status ?? ''}), waited ${formatDuration(retry.delayMs)}`

@@ -56,7 +56,7 @@ function renderRun(detail: RunDetail, live: HTMLElement): HTMLElement[] {
   return [
     el(
       'h2',
-      {},
+      { 'data-run': record.id },
       summary.title ?? record.id,
       ' ',
       el('span', { className: `status ${record.status}` }, record.status),
