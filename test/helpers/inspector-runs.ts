@@ -77,8 +77,9 @@ export async function makeRichRun(
   store: Store,
   input = 'Plan a trip to Paris',
 ): Promise<string> {
+  // The first request is rate-limited by the emulator's fault injection; the client retries it.
+  emu.setFaults([{ path: '/chat/completions', status: 429, headers: { 'retry-after-ms': '20' }, times: 1 }]);
   emu.script([
-    { error: { status: 429, headers: { 'retry-after-ms': '20' } } },
     toolTurn(['call_lookup', 'lookup', '{"city":"Paris"}'], ['call_add', 'add', '{"a":2,"b":3}']),
     toolTurn(['call_email', 'send_email', '{"to":"ops@example.com"}']),
     answer('Paris has 5000 people; the email is sent.'),
