@@ -66,28 +66,35 @@ export function stateBeforeStep(
   return { messages: messages.slice(0, end), steps: before, usage: before.reduce(sumUsage, emptyUsage()) };
 }
 
-/** Each step's checkpoint with the diff to the one before, derived from the run's messages and steps. */
+/**
+ * Each step's checkpoint with the diff to the one before. The conversation only grows from one checkpoint
+ * to the next, so its diff is the messages added; the rest of the state is diffed field by field.
+ */
 export function deriveCheckpoints(
   messages: readonly ChatMessage[],
   steps: readonly AgentStep[],
 ): Checkpoint[] {
   const boundaries = stepBoundaries(messages, steps);
   const checkpoints: Checkpoint[] = [];
-  let previous = { turn: 0, usage: emptyUsage(), messages: messages.slice(0, boundaries[0] ?? 0) };
-  let usage = emptyUsage();
+  let previous = { turn: 0, usage: emptyUsage() };
+  let previousEnd = boundaries[0] ?? 0;
   for (let i = 0; i < boundaries.length; i++) {
     const step = steps[i]!;
-    usage = addUsage(usage, step.usage);
+    const current = { turn: i + 1, usage: addUsage(previous.usage, step.usage) };
     const end = boundaries[i + 1] ?? (i + 1 === steps.length ? messages.length : boundaries[i]! + 1);
-    const current = { turn: i + 1, usage, messages: messages.slice(0, end) };
+    const added: JsonChange[] = [];
+    for (let at = previousEnd; at < end; at++) {
+      added.push({ path: `messages[${at}]`, kind: 'added', after: messages[at] });
+    }
     checkpoints.push({
       step: step.index,
       turn: current.turn,
       messageCount: end,
-      usage,
-      diff: jsonDiff(previous, current),
+      usage: current.usage,
+      diff: [...jsonDiff(previous, current), ...added],
     });
     previous = current;
+    previousEnd = end;
   }
   return checkpoints;
 }
