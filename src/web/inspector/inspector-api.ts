@@ -1,15 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { readRunState } from '../../agent/durable/read-run-state.js';
 import type { RunQuery, RunSortKey, RunSummary } from '../../agent/durable/run-query.js';
 import type { RunRecord, RunStatus, Store } from '../../agent/durable/store.js';
 import { summarizeRun } from '../../agent/durable/summarize-run.js';
+import type { AgentStep } from '../../agent/run-result.js';
+import type { PendingToolCall } from '../../agent/run-state.js';
+import type { ChatMessage } from '../../api/types/chat.js';
 import { queryRuns } from '../../stores/query-runs.js';
 import { StoreInputError } from '../../stores/store-errors.js';
-import { readJsonObject } from '../request-body.js';
-import { ChatRequestError, jsonResponse } from '../web-error.js';
-import { exportRunCassette } from './export-run-cassette.js';
-import { forkRun } from './fork-run.js';
-import { agentUnavailableReason, type InspectorAgent, resolveInspectorAgent } from './inspector-agents.js';
+import { jsonResponse } from '../web-error.js';
+import { exportRoute, forkRoute } from './inspector-actions.js';
+import { agentUnavailableReason, type InspectorAgent } from './inspector-agents.js';
+import { badRequest, checkId, requireRun } from './inspector-request.js';
 import { deriveCheckpoints } from './run-checkpoints.js';
 import { buildRunTimeline } from './run-timeline.js';
 
@@ -25,7 +26,6 @@ export interface InspectorContext {
   generateId?: () => string;
 }
 
-const ID = /^[\w.~:-]{1,200}$/;
 const STATUSES: readonly RunStatus[] = ['running', 'interrupted', 'completed', 'failed'];
 // Any role's messages may hold anything: a run's state never reaches the page unparsed by this owner.
 const anyOwner = { hasFunctionTool: () => true };
@@ -58,8 +58,8 @@ export async function routeInspectorApi(
       });
     }
     if (action === 'events' && method === 'GET') return jsonResponse(200, await readEvents(context, id, url));
-    if (action === 'fork' && method === 'POST') return fork(context, id, request);
-    if (action === 'export' && method === 'GET') return exportRun(context, id, url);
+    if (action === 'fork' && method === 'POST') return forkRoute(context, id, request);
+    if (action === 'export' && method === 'GET') return exportRoute(context, id, url);
   }
   const session = /^\/sessions\/([^/]+)$/.exec(path);
   if (session && method === 'GET') {
@@ -69,21 +69,6 @@ export async function routeInspectorApi(
     );
   }
   return undefined;
-}
-
-function checkId(id: string, field: string): string {
-  if (!ID.test(id)) throw badRequest(`${field}: must be 1-200 letters, digits, _ . ~ : or -`);
-  return id;
-}
-
-function badRequest(message: string): ChatRequestError {
-  return new ChatRequestError({ status: 400, message });
-}
-
-async function requireRun(store: Store, id: string): Promise<RunRecord> {
-  const record = await store.getRun(id);
-  if (!record) throw new ChatRequestError({ status: 404, message: `runId: no run '${id}'` });
-  return record;
 }
 
 /** `GET runs?status=a,b&agent=&session=&tenant=&model=&from=&to=&q=&sort=&order=&limit=&cursor=`. */
@@ -141,7 +126,7 @@ function timeParam(params: URLSearchParams, name: string): number | undefined {
 async function describeRun(context: InspectorContext, id: string) {
   const { store, agents } = context;
   const record = await requireRun(store, id);
-  const { state } = await readRunState(store, record, anyOwner);
+  const { messages, steps, pendingToolCalls, stateError } = await readStateOf(store, record);
   const unavailable = agentUnavailableReason(agents, record.agentName);
   const factory = typeof agents[record.agentName] === 'function';
   return {
@@ -163,16 +148,37 @@ async function describeRun(context: InspectorContext, id: string) {
       ...(record.tenant !== undefined && { tenant: record.tenant }),
     },
     timeline: buildRunTimeline(record),
-    checkpoints: deriveCheckpoints(state.messages, state.steps),
-    messages: state.messages,
-    steps: state.steps,
-    pendingToolCalls: state.pendingToolCalls,
+    checkpoints: deriveCheckpoints(messages, steps),
+    messages,
+    steps,
+    pendingToolCalls,
+    ...(stateError !== undefined && { stateError }),
     forks: await forksOf(store, record),
     actions: {
       fork: unavailable ? { enabled: false, reason: unavailable } : { enabled: true, canChange: factory },
       export: unavailable ? { enabled: false, reason: unavailable } : { enabled: true },
     },
   };
+}
+
+/**
+ * The run's messages (the session's history put back in front), steps and pending calls. A state that
+ * cannot be read (damaged, a newer version, its session cleared) is shown as the record holds it, with why.
+ */
+async function readStateOf(store: Store, record: RunRecord) {
+  try {
+    const { state } = await readRunState(store, record, anyOwner);
+    return { messages: state.messages, steps: state.steps, pendingToolCalls: state.pendingToolCalls };
+  } catch (error) {
+    const raw = record.state as { messages?: unknown; steps?: unknown; pendingToolCalls?: unknown };
+    const list = <T>(value: unknown) => (Array.isArray(value) ? (value as T[]) : []);
+    return {
+      messages: list<ChatMessage>(raw.messages),
+      steps: list<AgentStep>(raw.steps),
+      pendingToolCalls: list<PendingToolCall>(raw.pendingToolCalls),
+      stateError: error instanceof Error ? error.message : String(error),
+    };
+  }
 }
 
 /**
@@ -233,67 +239,4 @@ async function describeSession(context: InspectorContext, sessionId: string) {
       ...(priced.length > 0 && { costUsd: priced.reduce((sum, run) => sum + run.costUsd!, 0) }),
     },
   };
-}
-
-/** `POST runs/:id/fork` `{ step, model?, instructions? }`: answers 202 `{ runId }` once the fork is stored. */
-async function fork(context: InspectorContext, id: string, request: Request): Promise<Response> {
-  const body = await readJsonObject(request, context.maxBodyBytes);
-  const { step, model, instructions } = body;
-  if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) {
-    throw badRequest('step: required, an integer >= 0 (the step to start again at)');
-  }
-  if (model !== undefined && (typeof model !== 'string' || model === '')) {
-    throw badRequest('model: must be a non-empty string');
-  }
-  if (instructions !== undefined && typeof instructions !== 'string') {
-    throw badRequest('instructions: must be a string');
-  }
-  const record = await requireRun(context.store, id);
-  const runId = (context.generateId ?? randomUUID)();
-  const changes = {
-    step,
-    ...(model !== undefined && { model }),
-    ...(instructions !== undefined && { instructions }),
-  };
-  const started = await forkRun({
-    store: context.store,
-    record,
-    agents: context.agents,
-    changes,
-    runId,
-    signal: context.signal,
-  });
-  const done = started.done.finally(() => context.forks.delete(done));
-  context.forks.add(done);
-  return jsonResponse(202, { runId, forkedFrom: { runId: id, step } });
-}
-
-/** `GET runs/:id/export?from=&to=`: the steps as a replay recording, downloaded as `<runId>.json`. */
-async function exportRun(context: InspectorContext, id: string, url: URL): Promise<Response> {
-  const step = (name: string) => {
-    const value = url.searchParams.get(name);
-    if (value === null || value === '') return undefined;
-    if (!/^\d{1,6}$/.test(value)) throw badRequest(`${name}: must be a step number (0-based)`);
-    return Number(value);
-  };
-  const fromStep = step('from');
-  const toStep = step('to');
-  const record = await requireRun(context.store, id);
-  const unavailable = agentUnavailableReason(context.agents, record.agentName);
-  if (unavailable) throw new ChatRequestError({ status: 409, message: `export: ${unavailable}` });
-  const agent = await resolveInspectorAgent(context.agents, record.agentName, {
-    runId: id,
-    owner: undefined,
-    changes: {},
-  });
-  const cassette = await exportRunCassette({
-    store: context.store,
-    record,
-    agent: agent!,
-    ...(fromStep !== undefined && { fromStep }),
-    ...(toStep !== undefined && { toStep }),
-  });
-  return jsonResponse(200, cassette, {
-    'content-disposition': `attachment; filename="${id.replace(/[^\w.-]/g, '_')}.json"`,
-  });
 }

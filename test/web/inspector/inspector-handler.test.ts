@@ -193,6 +193,22 @@ describe('createInspectorHandler', () => {
     });
   });
 
+  describe('when a stored state cannot be read', () => {
+    it('should still show the run as stored, saying why', async () => {
+      await store.createRun({
+        id: 'damaged',
+        agentName: INSPECTED_AGENT,
+        status: 'failed',
+        state: { $schemaVersion: 99, messages: [{ role: 'user', content: 'Hi' }], steps: [] },
+        interruptions: [],
+      });
+      const { status, body } = await get('/api/runs/damaged');
+      expect(status).toBe(200);
+      expect(body.stateError).toMatch(/\$schemaVersion 99 is not supported/);
+      expect(body.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+    });
+  });
+
   describe('when a run is forked', () => {
     it('should start a new run from the state before the step, recorded with forkedFrom and linked both ways', async () => {
       const forked = await get(`/api/runs/${richRunId}/fork`, {

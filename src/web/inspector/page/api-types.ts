@@ -65,6 +65,8 @@ export interface RunDetail {
   messages: WireMessage[];
   steps: WireStep[];
   forks: Array<{ runId: string; step: number }>;
+  /** Why the state could not be read (it is shown as the record holds it). */
+  stateError?: string;
   actions: {
     fork: { enabled: true; canChange: boolean } | { enabled: false; reason: string };
     export: { enabled: true } | { enabled: false; reason: string };

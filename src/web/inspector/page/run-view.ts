@@ -114,6 +114,13 @@ function renderRun(detail: RunDetail, live: HTMLElement): HTMLElement[] {
         : '',
     ),
     record.error ? el('p', { className: 'bad' }, `Failed: ${record.error}`) : '',
+    detail.stateError
+      ? el(
+          'p',
+          { className: 'bad', id: 'state-error' },
+          `The state could not be read, shown as stored: ${detail.stateError}`,
+        )
+      : '',
     record.interruptions.length > 0
       ? el(
           'p',
