@@ -71,6 +71,36 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    CREATE INDEX runs_by_session ON {schema}.runs (session_id, created_at, id COLLATE "C");
    CREATE INDEX runs_by_tenant ON {schema}.runs (tenant, created_at, id COLLATE "C");
    CREATE INDEX runs_by_model ON {schema}.runs (model, created_at, id COLLATE "C");
+   -- Runs per status for the list's counts, kept by a trigger: reading four sums costs nothing at any size,
+   -- where counting the rows read them all. 16 rows per status (by the id's hash) keep concurrent writes
+   -- of runs from queueing on one counter row.
+   CREATE TABLE {schema}.run_counts (
+     status text NOT NULL,
+     shard smallint NOT NULL,
+     n bigint NOT NULL,
+     PRIMARY KEY (status, shard)
+   );
+   INSERT INTO {schema}.run_counts (status, shard, n)
+     SELECT s.status, g.shard, 0
+     FROM unnest(ARRAY['running', 'interrupted', 'completed', 'failed']) AS s(status),
+       generate_series(0, 15) AS g(shard);
+   UPDATE {schema}.run_counts c SET n = x.n
+     FROM (SELECT status, hashtext(id) & 15 AS shard, count(*) AS n FROM {schema}.runs GROUP BY 1, 2) x
+     WHERE c.status = x.status AND c.shard = x.shard;
+   CREATE FUNCTION {schema}.count_runs() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       UPDATE {schema}.run_counts SET n = n + 1 WHERE status = NEW.status AND shard = hashtext(NEW.id) & 15;
+     ELSIF TG_OP = 'DELETE' THEN
+       UPDATE {schema}.run_counts SET n = n - 1 WHERE status = OLD.status AND shard = hashtext(OLD.id) & 15;
+     ELSIF NEW.status IS DISTINCT FROM OLD.status THEN
+       UPDATE {schema}.run_counts SET n = n + CASE WHEN status = NEW.status THEN 1 ELSE -1 END
+         WHERE shard = hashtext(NEW.id) & 15 AND status IN (OLD.status, NEW.status);
+     END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER runs_count AFTER INSERT OR DELETE OR UPDATE OF status ON {schema}.runs
+     FOR EACH ROW EXECUTE FUNCTION {schema}.count_runs();
    DO $$
    DECLARE trgm_schema name;
    BEGIN

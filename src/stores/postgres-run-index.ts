@@ -44,6 +44,50 @@ export function postgresSummaryValues(record: RunRecord): unknown[] {
   ];
 }
 
+// A run's summary columns, written with its record: parameters $7.. after the record's six.
+const INSERT = summaryInsert(7, '$3', '$4');
+const UPDATE_SET = summaryUpdateSet(7, '$4');
+
+/** The INSERT of a new run (`stored`: its record without writeId) with its summary columns. */
+export function insertRunQuery(schema: string, record: RunRecord, stored: object): [string, unknown[]] {
+  return [
+    `INSERT INTO ${schema}.runs (id, status, version, created_at, updated_at, record, write_id${INSERT[0]})
+     VALUES ($1, $2, 1, $3, $4, $5, $6${INSERT[1]}) ON CONFLICT (id) DO NOTHING`,
+    [
+      record.id,
+      record.status,
+      record.createdAt,
+      record.updatedAt,
+      stored,
+      record.writeId,
+      ...postgresSummaryValues(record),
+    ],
+  ];
+}
+
+/** The version-checked UPDATE of a run with its summary columns, answering the row's created_at. */
+export function updateRunQuery(
+  schema: string,
+  id: string,
+  expectedVersion: number,
+  record: RunRecord,
+  stored: object,
+): [string, unknown[]] {
+  return [
+    `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
+     write_id = $6${UPDATE_SET} WHERE id = $1 AND version = $2 RETURNING created_at`,
+    [
+      id,
+      expectedVersion,
+      record.status,
+      record.updatedAt,
+      stored,
+      record.writeId,
+      ...postgresSummaryValues(record),
+    ],
+  ];
+}
+
 const SORT_COLUMNS: Record<RunSortKey, string> = {
   createdAt: 'created_at',
   durationMs: 'duration_ms',
@@ -130,7 +174,7 @@ export function createPostgresRunIndex(options: PostgresRunIndexOptions) {
       Promise.all([
         query<{ summary: RunSummary; sort_key: string | number }>(pageSql, values),
         query<{ status: RunStatus; n: number }>(
-          `SELECT status, count(*)::int AS n FROM ${schema}.runs GROUP BY status`,
+          `SELECT status, sum(n)::int AS n FROM ${schema}.run_counts GROUP BY status`,
           [],
         ),
       ]),

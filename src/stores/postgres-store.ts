@@ -16,12 +16,7 @@ import { checkPostgresReachable } from './first-connect.js';
 import { type GuardedStore, guardStore, isProgrammingError } from './guard-store.js';
 import { isTransientSqlState } from './is-transient.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
-import {
-  createPostgresRunIndex,
-  postgresSummaryValues,
-  summaryInsert,
-  summaryUpdateSet,
-} from './postgres-run-index.js';
+import { createPostgresRunIndex, insertRunQuery, updateRunQuery } from './postgres-run-index.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
 import { createPostgresSignals } from './postgres-signals.js';
 import { normalizeRunQuery } from './run-query-input.js';
@@ -65,9 +60,6 @@ function isConnectionError(error: unknown): boolean {
 }
 
 const RUN_COLUMNS = 'id, record, version, created_at, updated_at, write_id';
-// A run's summary columns, written with its record: parameters $7.. after the record's six.
-const INSERT = summaryInsert(7, '$3', '$4');
-const UPDATE_SET = summaryUpdateSet(7, '$4');
 
 /**
  * A store on PostgreSQL (pg, an optional peer dependency loaded on first use). Every query times out after
@@ -254,19 +246,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
         const { writeId, ...stored } = record;
         const createdAt = await retrying(async () => {
-          const { rowCount } = await query(
-            `INSERT INTO ${schema}.runs (id, status, version, created_at, updated_at, record, write_id${INSERT[0]})
-             VALUES ($1, $2, 1, $3, $4, $5, $6${INSERT[1]}) ON CONFLICT (id) DO NOTHING`,
-            [
-              record.id,
-              record.status,
-              record.createdAt,
-              record.updatedAt,
-              stored,
-              writeId,
-              ...postgresSummaryValues(record),
-            ],
-          );
+          const { rowCount } = await query(...insertRunQuery(schema, record, stored));
           return rowCount === 1 ? record.createdAt : createdAtIfOurs(record.id, 1, writeId!);
         });
         if (createdAt === undefined) throw new RunConflictError({ runId: input.id });
@@ -279,17 +259,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         const { writeId, ...stored } = record;
         const createdAt = await retrying(async () => {
           const { rows } = await query<{ created_at: string }>(
-            `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
-             write_id = $6${UPDATE_SET} WHERE id = $1 AND version = $2 RETURNING created_at`,
-            [
-              id,
-              expectedVersion,
-              record.status,
-              record.updatedAt,
-              stored,
-              writeId,
-              ...postgresSummaryValues(record),
-            ],
+            ...updateRunQuery(schema, id, expectedVersion, record, stored),
           );
           return rows[0] ? Number(rows[0].created_at) : createdAtIfOurs(id, expectedVersion + 1, writeId!);
         });
@@ -306,17 +276,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         const createdAt = await retrying(() =>
           inSessionTransaction(sessionId, async (run) => {
             const { rows } = await run<{ created_at: string }>(
-              `UPDATE ${schema}.runs SET status = $3, version = version + 1, updated_at = $4, record = $5,
-               write_id = $6${UPDATE_SET} WHERE id = $1 AND version = $2 RETURNING created_at`,
-              [
-                id,
-                expectedVersion,
-                record.status,
-                record.updatedAt,
-                stored,
-                writeId,
-                ...postgresSummaryValues(record),
-              ],
+              ...updateRunQuery(schema, id, expectedVersion, record, stored),
             );
             if (!rows[0]) return ROLLBACK;
             await appendItems(run, sessionId, items);

@@ -3,9 +3,10 @@
 // Redis (or one hash slot), not a cluster.
 //
 // Layout: `idx:sum:<id>` a hash of the run's summary (json, text, createdAt, durationMs, and the values it
-// is filed under); `idx:by:<sort key>` a sorted set of every run by that sort value; `idx:status:<s>`,
-// `idx:agent:<a>`, `idx:session:<s>`, `idx:tenant:<t>`, `idx:model:<m>` sorted sets by createdAt;
-// `idx:counts` a hash of runs per status.
+// is filed under); `idx:by:<sort key>` a sorted set of every run by that sort value, and
+// `idx:by:<sort key>:<status>` of the runs of one status (the status tabs sort without an intersection);
+// `idx:status:<s>`, `idx:agent:<a>`, `idx:session:<s>`, `idx:tenant:<t>`, `idx:model:<m>` sorted sets by
+// createdAt; `idx:counts` a hash of runs per status.
 
 /** How many summaries a text search reads per page at most before answering a shorter page. */
 export const TEXT_SCAN_BUDGET = 5_000;
@@ -22,7 +23,10 @@ local function unindex(p, id)
   if old[3] ~= '' then redis.call('ZREM', p .. 'idx:session:' .. old[3], id) end
   if old[4] ~= '' then redis.call('ZREM', p .. 'idx:tenant:' .. old[4], id) end
   if old[5] ~= '' then redis.call('ZREM', p .. 'idx:model:' .. old[5], id) end
-  for _, sort in ipairs(SORTS) do redis.call('ZREM', p .. 'idx:by:' .. sort, id) end
+  for _, sort in ipairs(SORTS) do
+    redis.call('ZREM', p .. 'idx:by:' .. sort, id)
+    redis.call('ZREM', p .. 'idx:by:' .. sort .. ':' .. old[1], id)
+  end
   redis.call('HINCRBY', p .. 'idx:counts', old[1], -1)
   redis.call('DEL', s)
   return 1
@@ -40,6 +44,9 @@ local function index(p, id, f)
   redis.call('ZADD', p .. 'idx:by:durationMs', f[7], id)
   redis.call('ZADD', p .. 'idx:by:tokens', f[8], id)
   redis.call('ZADD', p .. 'idx:by:costUsd', f[9], id)
+  redis.call('ZADD', p .. 'idx:by:durationMs:' .. f[1], f[7], id)
+  redis.call('ZADD', p .. 'idx:by:tokens:' .. f[1], f[8], id)
+  redis.call('ZADD', p .. 'idx:by:costUsd:' .. f[1], f[9], id)
   redis.call('HINCRBY', p .. 'idx:counts', f[1], 1)
   redis.call('HSET', p .. 'idx:sum:' .. id, 'status', f[1], 'agent', f[2], 'session', f[3], 'tenant', f[4],
     'model', f[5], 'createdAt', c, 'durationMs', f[7], 'json', f[10], 'text', f[11], 'version', f[12])
@@ -97,15 +104,22 @@ local want, from, to, text = tonumber(ARGV[6]), ARGV[7], ARGV[8], ARGV[9]
 local n = tonumber(ARGV[10])
 local tmp = p .. 'idx:tmp:'
 local temps = {}
-local inter = {}
-if n == 1 then inter[#inter + 1] = p .. 'idx:status:' .. ARGV[11] end
+-- The runs of the asked statuses by the sort value: one set per status, or their union.
+local function sorted(status)
+  if sort == 'createdAt' then return p .. 'idx:status:' .. status end
+  return p .. 'idx:by:' .. sort .. ':' .. status
+end
+local source = p .. 'idx:by:' .. sort
+if n == 1 then source = sorted(ARGV[11]) end
 if n > 1 then
   local keys = {}
-  for i = 1, n do keys[i] = p .. 'idx:status:' .. ARGV[10 + i] end
+  for i = 1, n do keys[i] = sorted(ARGV[10 + i]) end
   redis.call('ZUNIONSTORE', tmp .. 's', n, unpack(keys))
   temps[#temps + 1] = tmp .. 's'
-  inter[#inter + 1] = tmp .. 's'
+  source = tmp .. 's'
 end
+-- The other filters' sets (scored by createdAt) keep only their runs, the sort value kept as the score.
+local inter = {}
 for i = 11 + n, #ARGV do inter[#inter + 1] = p .. 'idx:' .. ARGV[i] end
 if (from ~= '' or to ~= '') and sort ~= 'createdAt' then
   redis.call('ZRANGESTORE', tmp .. 't', p .. 'idx:by:createdAt', from ~= '' and from or '-inf',
@@ -113,8 +127,7 @@ if (from ~= '' or to ~= '') and sort ~= 'createdAt' then
   temps[#temps + 1] = tmp .. 't'
   inter[#inter + 1] = tmp .. 't'
 end
-local source = p .. 'idx:by:' .. sort
-if sort == 'createdAt' and #inter == 1 then
+if sort == 'createdAt' and n == 0 and #inter == 1 then
   -- One filter, newest or oldest first: the filter's set is already scored by createdAt.
   source = inter[1]
 elseif #inter > 0 then
@@ -163,35 +176,30 @@ local function range(first, last)
 end
 local page = {}
 local scanned = {}
-local function add(id, score)
-  local s = redis.call('HMGET', p .. 'idx:sum:' .. id, 'json', 'createdAt', 'durationMs')
-  if not s[1] then return end
-  page[#page + 1] = id
-  page[#page + 1] = score
-  page[#page + 1] = s[1]
-  page[#page + 1] = s[2]
-  page[#page + 1] = s[3]
-end
-if text == '' then
-  if hi > lo then
-    local entries = range(lo, math.min(lo + want, hi) - 1)
-    for i = 1, #entries, 2 do add(entries[i], entries[i + 1]) end
-  end
-else
-  local budget = ${TEXT_SCAN_BUDGET}
-  local at = lo
-  while at < hi and #page < want * 5 and budget > 0 do
-    local entries = range(at, math.min(at + 200, hi) - 1)
-    for i = 1, #entries, 2 do
-      local haystack = redis.call('HGET', p .. 'idx:sum:' .. entries[i], 'text')
-      if haystack and string.find(haystack, text, 1, true) then add(entries[i], entries[i + 1]) end
-      budget = budget - 1
-      at = at + 1
-      if #page >= want * 5 then break end
-      if budget == 0 then
-        if at < hi then scanned = {entries[i], entries[i + 1]} end
-        break
-      end
+-- Reads the window in order, a batch at a time, keeping the runs that still exist (an expired run not yet
+-- dropped is passed over) and match the text, until the page is full; a text search stops after its budget.
+local budget = text == '' and -1 or ${TEXT_SCAN_BUDGET}
+local at = lo
+while at < hi and #page < want * 5 and budget ~= 0 do
+  local entries = range(at, math.min(at + (text == '' and want or 200), hi) - 1)
+  for i = 1, #entries, 2 do
+    local id = entries[i]
+    local key = p .. 'idx:sum:' .. id
+    local s = text == '' and redis.call('HMGET', key, 'json', 'createdAt', 'durationMs')
+      or redis.call('HMGET', key, 'json', 'createdAt', 'durationMs', 'text')
+    at = at + 1
+    budget = budget - 1
+    if s[1] and redis.call('EXISTS', p .. 'run:' .. id) == 1 and (text == '' or string.find(s[4], text, 1, true)) then
+      page[#page + 1] = id
+      page[#page + 1] = entries[i + 1]
+      page[#page + 1] = s[1]
+      page[#page + 1] = s[2]
+      page[#page + 1] = s[3]
+    end
+    if #page >= want * 5 then break end
+    if budget == 0 then
+      if at < hi then scanned = {id, entries[i + 1]} end
+      break
     end
   end
 end

@@ -58,8 +58,9 @@ export function normalizeRunQuery(query: RunQuery = {}): NormalizedRunQuery {
   let statuses: readonly RunStatus[] | undefined;
   if (query.status !== undefined) {
     statuses = typeof query.status === 'string' ? [query.status] : query.status;
-    if (!Array.isArray(statuses) || statuses.some((status) => !STATUSES.includes(status))) {
-      refuse('status', `must be one of ${STATUSES.join(', ')} (or an array of them)`);
+    const valid = Array.isArray(statuses) && statuses.length > 0;
+    if (!valid || statuses.some((status) => !STATUSES.includes(status))) {
+      refuse('status', `must be one of ${STATUSES.join(', ')} (or a non-empty array of them)`);
     }
   }
   const { sort = 'createdAt', order = 'desc', limit = 50 } = query;

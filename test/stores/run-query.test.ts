@@ -11,6 +11,7 @@ import type { GuardedStore } from '../../src/stores/guard-store.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { postgresStore } from '../../src/stores/postgres-store.js';
 import { queryRuns } from '../../src/stores/query-runs.js';
+import { TEXT_SCAN_BUDGET } from '../../src/stores/redis-index-scripts.js';
 import { redisStore } from '../../src/stores/redis-store.js';
 import { StoreInputError } from '../../src/stores/store-errors.js';
 import { eventually } from '../helpers/eventually.js';
@@ -359,7 +360,7 @@ for (const storeCase of cases) {
       });
 
       it('should page every query exactly as a scan of listRuns does', async () => {
-        const scanOnly = { ...store, queryRuns: undefined };
+        const { queryRuns: _, ...scanOnly } = store;
         for (const query of QUERIES) {
           for (const sort of ['createdAt', 'durationMs', 'tokens', 'costUsd'] as const) {
             for (const order of ['asc', 'desc'] as const) {
@@ -481,6 +482,7 @@ for (const storeCase of cases) {
         [{ cursor: 'not a cursor' }, 'cursor'],
         [{ cursor: Buffer.from('[1,"a","tokens","desc"]').toString('base64url') }, 'cursor'],
         [{ status: 'done' }, 'status'],
+        [{ status: [] }, 'status'],
         [{ sort: 'name' }, 'sort'],
         [{ order: 'up' }, 'order'],
         [{ createdFrom: Number.NaN }, 'createdFrom'],
@@ -513,6 +515,69 @@ describe.skipIf(!redisUp)('redisStore.queryRuns when runs expire', () => {
       const keys = await redis.keys(`${prefix}*`);
       if (keys.length > 0) await redis.del(...keys);
       await redis.quit();
+    }
+  });
+});
+
+describe.skipIf(!redisUp)('redisStore.queryRuns when a text search reads its budget', () => {
+  it('should answer a short page and go on from where it stopped', async () => {
+    const prefix = `${uniqueNamespace('runbudget')}:`;
+    const store = redisStore({ url: REDIS_URL, prefix });
+    try {
+      // The one match is the oldest run, behind more runs than one page reads.
+      const writes: Array<Promise<unknown>> = [];
+      for (let i = 0; i <= TEXT_SCAN_BUDGET; i++) {
+        const text = i === 0 ? 'the zeppelin' : 'nothing here';
+        writes.push(
+          store.createRun({
+            ...inputOf({ ...seeds[5]!, text }, 'running'),
+            id: `b${String(i).padStart(5, '0')}`,
+          }),
+        );
+      }
+      await Promise.all(writes);
+      const first = await store.queryRuns({ text: 'zeppelin', sort: 'createdAt', order: 'asc' });
+      expect(first.runs.map((run) => run.id)).toEqual(['b00000']);
+      // Newest first, the match is past what one page reads: an empty page that says where to go on.
+      const last = await store.queryRuns({ text: 'zeppelin', sort: 'tokens', order: 'desc', limit: 10 });
+      expect(last.runs).toEqual([]);
+      expect(last.nextCursor).toBeDefined();
+      const next = await store.queryRuns({
+        text: 'zeppelin',
+        sort: 'tokens',
+        order: 'desc',
+        limit: 10,
+        cursor: last.nextCursor!,
+      });
+      // Ties of tokens go by id, descending: the first run is the last one read, on the second page.
+      expect(next.runs.map((run) => run.id)).toEqual(['b00000']);
+      expect(next.nextCursor).toBeUndefined();
+    } finally {
+      await store.close();
+      const redis = new Redis(REDIS_URL);
+      for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<
+        string[]
+      >) {
+        if (keys.length > 0) await redis.unlink(...keys);
+      }
+      await redis.quit();
+    }
+  });
+});
+
+describe('fileStore.queryRuns of a folder shared by two stores', () => {
+  it('should list what the other store wrote and deleted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-run-query-shared-'));
+    const [a, b] = [fileStore({ dir, fsync: false }), fileStore({ dir, fsync: false })];
+    try {
+      await a.createRun({ ...inputOf(seeds[0]!, 'running') });
+      expect((await b.queryRuns()).runs.map((run) => run.id)).toEqual(['r01']);
+      await a.updateRun('r01', 1, inputOf(seeds[0]!, 'completed'));
+      expect((await b.queryRuns()).counts).toMatchObject({ running: 0, completed: 1 });
+      await a.deleteRun('r01');
+      expect((await b.queryRuns()).runs).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

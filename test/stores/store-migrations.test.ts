@@ -158,6 +158,10 @@ describe.skipIf(!postgresUp)('postgresStore schema', () => {
       expect(await store.getRun('legacy-ancient')).toBeUndefined();
       const updated = await store.updateRun('legacy-done', 3, storedRun('legacy-done', 'completed', 0));
       expect(updated.version).toBe(4);
+      // Migration 4 counted the rows already there per status; the prune took one away.
+      const page = await store.queryRuns();
+      expect(page.runs.map((run) => run.id)).toEqual(['legacy-done']);
+      expect(page.counts).toEqual({ running: 0, interrupted: 0, completed: 1, failed: 0 });
       const { rows } = await admin.query(
         `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'runs_status%' ORDER BY 1`,
         [schema],
