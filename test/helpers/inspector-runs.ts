@@ -64,6 +64,8 @@ export function inspectedAgent(
     instructions: 'Answer with the tools.',
     tools: inspectedTools(hold),
     store,
+    // Priced, so the inspector shows costs per step and per run.
+    prices: { [model]: { input: 0.3, cachedInput: 0.075, output: 2.5 } },
   });
 }
 

@@ -66,7 +66,9 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
       richRunId = await makeRichRun(emu, client, store);
       takenOverId = await makeTakenOverRun(emu, client, store);
       emu.script([{ message: { content: 'A plain answer.' } }]);
-      await new Agent({ name: 'other', client, model: 'svc-3.5-flash', store }).run('Say something plain');
+      await new Agent({ name: 'other', client, model: 'svc-3.5-flash', store }).run('Say something plain', {
+        session: 'plain-session',
+      });
       handler = createInspectorHandler({
         store,
         agents: { [INSPECTED_AGENT]: inspectedAgent(client, store) },
@@ -126,6 +128,16 @@ describe.runIf(chromiumAvailable()).each(sharedStateBackends.filter((backend) =>
           await page.setViewportSize({ width: 1280, height: 560 });
           await page.screenshot({ path: 'docs/inspector-list.png' });
         }
+      });
+    });
+
+    describe('when a session is opened from the list', () => {
+      it("should show the session's runs with their tokens and costs", async () => {
+        await page.goto(`${url}#/`);
+        await page.click('a[href="#/sessions/plain-session"]');
+        await page.waitForSelector('table[aria-label="Runs of the session"] tbody tr[data-run]');
+        expect(await page.$$eval('tbody tr[data-run]', (rows) => rows.length)).toBe(1);
+        expect(await page.textContent('main p')).toMatch(/^1 runs · \d+ tokens · /);
       });
     });
 

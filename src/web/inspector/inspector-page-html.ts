@@ -26,11 +26,11 @@ export function renderInspectorPage(): string {
 const INSPECTOR_CSS = `
 :root { color-scheme: light dark; --bg: #f7f7f8; --fg: #1b1b1f; --muted: #5d5d66; --card: #fff; --line: #d9d9de;
   --accent: #2152d9; --ok: #1d7a3a; --bad: #b3261e; --warn: #9a5b00; --queued: #8d8d99; --wait: #c9a227;
-  --stream: #2152d9; --tool: #1d7a3a; --eager: #0e8a8a; --approval: #c9a227;
+  --stream: #2152d9; --tool: #1d7a3a; --eager: #0e8a8a; --approval: #c9a227; --ratelimit: #b0178a;
   font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
 @media (prefers-color-scheme: dark) { :root { --bg: #17171a; --fg: #ececf1; --muted: #a3a3ad; --card: #222227;
   --line: #3a3a42; --accent: #8ab4ff; --ok: #6fd28f; --bad: #ff8a80; --warn: #ffb74d; --queued: #6b6b76;
-  --wait: #d8b94a; --stream: #8ab4ff; --tool: #6fd28f; --eager: #5fd0d0; --approval: #d8b94a; } }
+  --wait: #d8b94a; --stream: #8ab4ff; --tool: #6fd28f; --eager: #5fd0d0; --approval: #d8b94a; --ratelimit: #f48fd8; } }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg); font-size: 15px; line-height: 1.45; }
 a { color: var(--accent); }
@@ -72,13 +72,14 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .seg.approval { background: repeating-linear-gradient(45deg, var(--approval), var(--approval) 4px, transparent 4px, transparent 8px);
   border: 1px solid var(--approval); }
 .mark { position: absolute; top: 0; width: 3px; height: 18px; border-radius: 1px; }
-.mark.retry { background: var(--warn); } .mark.ratelimit { background: var(--bad); } .mark.fallback { background: var(--bad); width: 5px; }
+.mark.retry { background: var(--warn); } .mark.ratelimit { background: var(--ratelimit); } .mark.fallback { background: var(--bad); width: 5px; }
 .mark.resume { background: var(--accent); } .mark.takeover { background: var(--bad); width: 5px; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: .75rem; color: var(--muted); margin: 6px 0 0; padding: 0; list-style: none; }
 .legend span.swatch { display: inline-block; width: 12px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: middle; }
 .swatch.queued { background: var(--queued); } .swatch.waiting { background: var(--wait); opacity: .6; }
 .swatch.streaming { background: var(--stream); } .swatch.tool { background: var(--tool); } .swatch.eager { background: var(--eager); }
-.swatch.approval { border: 1px solid var(--approval); } .swatch.retry { background: var(--warn); } .swatch.takeover { background: var(--bad); }
+.swatch.approval { border: 1px solid var(--approval); } .swatch.retry { background: var(--warn); }
+.swatch.ratelimit { background: var(--ratelimit); } .swatch.failed { background: var(--bad); } .swatch.takeover { background: var(--bad); }
 .swatch.resume { background: var(--accent); }
 .chat { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 8px; }
 .msg { padding: 8px 12px; border-radius: 10px; background: var(--card); border: 1px solid var(--line); overflow-wrap: anywhere; }

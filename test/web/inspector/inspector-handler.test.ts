@@ -111,7 +111,12 @@ describe('createInspectorHandler', () => {
       const { status, body } = await get('/api/sessions/support-42');
       expect(status).toBe(200);
       expect(body.runs.map((run: { id: string }) => run.id)).toEqual([one.runId, two.runId]);
-      expect(body.totals).toEqual({ runs: 2, tokens: one.usage.totalTokens + two.usage.totalTokens });
+      expect(body.totals).toEqual({
+        runs: 2,
+        tokens: one.usage.totalTokens + two.usage.totalTokens,
+        costUsd: one.usage.cost! + two.usage.cost!,
+      });
+      expect(body.totals.costUsd).toBeGreaterThan(0);
     });
   });
 
