@@ -24,6 +24,7 @@ import {
   makeRichRun,
   makeTakenOverRun,
 } from '../../helpers/inspector-runs.js';
+import { leaksKey } from '../../helpers/leaks-key.js';
 
 const BASE = 'http://127.0.0.1/inspector';
 
@@ -347,6 +348,32 @@ describe('createInspectorHandler', () => {
       expect(done.text).toBe('Paris has 5000 people; the email is sent.');
       await recording.close();
       await replayClient.close();
+    });
+  });
+
+  describe('when a run failed with the key echoed in the service error', () => {
+    it('should never show the key in any answer', async () => {
+      const key = 'sk-live-Zq8x!R2/v9+Kp=3Tt7Wm';
+      const keyed = await startEmulator({ port: 0, apiKey: key });
+      const keyedClient = new SvcClient({ apiKey: key, baseURL: keyed.baseURL, maxRetries: 1 });
+      try {
+        keyed.setFaults([{ path: '/chat/completions', status: 500, echoKey: true }]);
+        const agent = inspectedAgent(keyedClient, store);
+        const failed = (await agent.run('Hi', { runId: 'keyed' }).catch((error: unknown) => error)) as Error;
+        expect(failed).toBeInstanceOf(Error);
+        const answers = await Promise.all(
+          ['/api/runs', '/api/runs/keyed', '/api/runs/keyed/events', '/api/runs/keyed/export'].map(
+            async (path) => (await handler.fetch(new Request(`${BASE}${path}`))).text(),
+          ),
+        );
+        expect(answers[1]).toContain('"status":"failed"');
+        // The failed request is a lane of its own, with the (masked) error.
+        expect(answers[1]).toMatch(/"finishReason":null,"error":"InternalServerError: 500/);
+        for (const text of answers) expect(leaksKey(text, key)).toBe(false);
+      } finally {
+        await keyedClient.close();
+        await keyed.close();
+      }
     });
   });
 
