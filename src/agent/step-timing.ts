@@ -82,6 +82,7 @@ export interface RunFault {
 
 /** Collects a step's timing while its request runs (`callModel` and its fallbacks report to it). */
 export class StepTimer {
+  /** The times so far (complete once `done` is called). */
   readonly timing: StepTiming;
   readonly #now: () => number;
 
