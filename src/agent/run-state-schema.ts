@@ -148,6 +148,8 @@ function createRunStateJsonSchema() {
           from: z.enum(['running', 'interrupted', 'failed']),
           worker: z.string(),
           inFlight: z.array(z.string()),
+          lastCheckpointAt: z.number().optional(),
+          steps: z.number().int().nonnegative().optional(),
         }),
       )
       .optional(),

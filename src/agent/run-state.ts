@@ -266,7 +266,7 @@ export class RunState {
       guardrailRepairs: json.guardrailRepairs ?? 0,
       currentAgent: json.currentAgent,
       turnLimit: json.turnLimit,
-      resumes: json.resumes ?? [],
+      resumes: (json.resumes ?? []) as RunResume[],
       faults: (json.faults ?? []) as unknown as RunFault[],
     });
   }

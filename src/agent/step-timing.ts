@@ -60,6 +60,10 @@ export interface RunResume {
   worker: string;
   /** The calls that were in flight at the last checkpoint, settled on resume. */
   inFlight: string[];
+  /** When the record it was taken up from was written: the run waited (queued, paused, stalled) since. */
+  lastCheckpointAt?: number;
+  /** How many steps the run had then (0: a queued run's first pickup). */
+  steps?: number;
 }
 
 /** A model request that failed for good (after the client's retries and any fallbacks): the run failed there. */

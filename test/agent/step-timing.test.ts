@@ -150,11 +150,22 @@ describe('step timing', () => {
 
       // A resume from the store is recorded with the process that took the run up.
       const record = (await store.getRun(paused.runId))!;
-      await store.updateRun(record.id, record.version, { ...record, status: 'running', state: record.state });
+      const stalled = await store.updateRun(record.id, record.version, {
+        ...record,
+        status: 'running',
+        state: record.state,
+      });
       await agent.resume(record.id);
       const resumes = ((await store.getRun(record.id))!.state as { resumes?: unknown[] }).resumes;
       expect(resumes).toEqual([
-        { at: expect.any(Number), from: 'running', worker: expect.stringMatching(/:\d+$/), inFlight: [] },
+        {
+          at: expect.any(Number),
+          from: 'running',
+          worker: expect.stringMatching(/:\d+$/),
+          inFlight: [],
+          lastCheckpointAt: stalled.updatedAt,
+          steps: 2,
+        },
       ]);
     });
   });

@@ -137,7 +137,14 @@ async function resumeDurableRun(options: ResumeDurableRunOptions): Promise<RunRe
   }
   // A takeover (the record still `running`: its process stopped) or a resume, kept for the run inspector.
   const inFlight = record.inFlight ?? [];
-  state.resumes.push({ at: Date.now(), from: record.status, worker: processName(), inFlight });
+  state.resumes.push({
+    at: Date.now(),
+    from: record.status,
+    worker: processName(),
+    inFlight,
+    lastCheckpointAt: record.updatedAt,
+    steps: state.steps.length,
+  });
   const run = new StoredRunWriter({ store, record, state });
   // Claims the run: from here its checkpoints are this process's, and a racing resume gets a conflict.
   // The calls still in flight stay recorded until the loop has settled them.

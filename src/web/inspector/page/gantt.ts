@@ -39,8 +39,14 @@ export function renderGantt(timeline: RunTimeline): HTMLElement {
     const what = takeover
       ? 'takeover'
       : resume.from === 'running'
-        ? 'picked up'
+        ? resume.steps === 0
+          ? 'picked up from the queue'
+          : 'taken up again'
         : `resumed from ${resume.from}`;
+    if (resume.lastCheckpointAt !== undefined && resume.lastCheckpointAt < resume.at) {
+      const waited = `waited ${formatDuration(resume.at - resume.lastCheckpointAt)} since the last checkpoint`;
+      resumes.append(seg('waiting', resume.lastCheckpointAt, resume.at, waited));
+    }
     const text = `${what} by ${resume.worker}${resume.inFlight.length > 0 ? ` (${resume.inFlight.length} call(s) in flight settled)` : ''}`;
     resumes.append(mark(takeover ? 'takeover' : 'resume', resume.at, text));
   }
