@@ -54,6 +54,46 @@ describe('svc-agents inspect', () => {
     });
   });
 
+  describe('when started with an --agents module', () => {
+    it("should serve the module's agents and say why a run of another agent cannot be forked", async () => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          tsxImport,
+          cliMain,
+          'inspect',
+          '--dir',
+          dir,
+          '--port',
+          '0',
+          '--json',
+          '--agents',
+          'test/cli/support/inspect-agents.ts',
+        ],
+        {
+          env: childEnv({ SVC_API_KEY: emu.apiKey, SVC_BASE_URL: emu.baseURL }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      try {
+        const ready = await readJson(child.stdout!);
+        expect(ready.agents).toEqual(['support']);
+        const detail = (await (await fetch(`${ready.url}api/runs/${runId}`)).json()) as {
+          actions: { fork: { enabled: boolean; reason?: string } };
+        };
+        expect(detail.actions.fork).toEqual({
+          enabled: false,
+          reason: expect.stringContaining('no agent "chat"'),
+        });
+        child.kill('SIGINT');
+        expect((await once(child, 'exit'))[0]).toBe(0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    });
+  });
+
   describe('when started on a fileStore folder', () => {
     it('should serve the page and the runs, fork a demo agent run against --base-url, and stop on SIGINT', async () => {
       const child = spawn(
@@ -121,3 +161,17 @@ describe('svc-agents inspect', () => {
     });
   });
 });
+
+/** The one JSON document `--json` prints once the server listens. */
+async function readJson(stdout: NodeJS.ReadableStream): Promise<{ url: string; agents: string[] }> {
+  let out = '';
+  for await (const chunk of stdout) {
+    out += chunk;
+    try {
+      return JSON.parse(out) as { url: string; agents: string[] };
+    } catch {
+      // not complete yet
+    }
+  }
+  throw new Error(`inspect exited before printing its address: ${out}`);
+}
