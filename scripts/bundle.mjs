@@ -6,12 +6,19 @@ import { build } from 'esbuild';
 import { tsImport } from 'tsx/esm/api';
 
 // The web chat page of `svc-agents serve`, bundled for browsers and defined into the Node bundle as a
-// string (see src/cli/demo/serve/load-page-script.ts), so the published package needs no esbuild at run time.
+// string (see src/web/page-bundle.ts), so the published package needs no esbuild at run time.
 // Its options come from that file, so the built page and the one bundled from source are the same.
-const { pageBuildOptions } = await tsImport('../src/cli/demo/serve/load-page-script.ts', import.meta.url);
+const { pageBuildOptions } = await tsImport('../src/web/page-bundle.ts', import.meta.url);
 const page = await build({
   ...pageBuildOptions,
   entryPoints: ['src/cli/demo/serve/page/app.ts'],
+  logLevel: 'warning',
+});
+
+// The run inspector's page script, defined the same way (src/web/inspector/load-inspector-script.ts).
+const inspectorPage = await build({
+  ...pageBuildOptions,
+  entryPoints: ['src/web/inspector/page/inspector-app.ts'],
   logLevel: 'warning',
 });
 
@@ -37,7 +44,10 @@ await build({
   // Dependencies stay imports, so users share one zod and one undici with svc-agents.
   packages: 'external',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __SVC_CHAT_PAGE_JS__: JSON.stringify(page.outputFiles[0].text) },
+  define: {
+    __SVC_CHAT_PAGE_JS__: JSON.stringify(page.outputFiles[0].text),
+    __SVC_INSPECTOR_PAGE_JS__: JSON.stringify(inspectorPage.outputFiles[0].text),
+  },
   sourcemap: true,
   logLevel: 'warning',
 });

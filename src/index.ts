@@ -112,9 +112,12 @@ export type {
   StepToolCall,
   StepToolResult,
   ToolApprovalItem,
+  ToolCallApprovalTiming,
 } from './agent/run-result.js';
 export { type PendingToolCall, RunState } from './agent/run-state.js';
 export type { SseStreamOptions } from './agent/server-sse/sse-stream-options.js';
+// When each part of a run happened, kept in its state (what the run inspector draws).
+export type { RunFault, RunResume, StepFallbackMove, StepRetry, StepTiming } from './agent/step-timing.js';
 export {
   allOf,
   anyOf,

@@ -1,9 +1,9 @@
 import { ChatCompletionStream } from '../api/chat/chat-completion-stream.js';
 import type { ChatCompletionCreateParams, Usage } from '../api/types/chat.js';
-import { APIError, RateLimitError } from '../core/errors.js';
 import { parseRetryAfter } from '../transport/retry-timing.js';
 import type { RetryInfo } from '../transport/send-with-retry.js';
 import type { CreateChatCompletion } from './loop/call-model.js';
+import { isRateLimit } from './step-timing.js';
 
 /**
  * Budgets shared beyond one run (a queue's fleet-wide rate limits): every model request of a run waits in
@@ -37,6 +37,7 @@ export interface BudgetLease {
 export function withRequestBudget(create: CreateChatCompletion, budget: RequestBudget): CreateChatCompletion {
   return async (params, options) => {
     const lease = await budget.acquire({ params, signal: options.signal });
+    options.onSent?.();
     const onRetry = (retry: RetryInfo) => {
       options.onRetry?.(retry);
       if (isRateLimit(retry.error)) lease.rateLimited(retry.delayMs);
@@ -60,10 +61,4 @@ export function withRequestBudget(create: CreateChatCompletion, budget: RequestB
     }
     return response;
   };
-}
-
-/** A 429, or a 503 that says when to come back: the service's own rate limiting. */
-function isRateLimit(error: unknown): error is APIError {
-  if (RateLimitError.isInstance(error)) return true;
-  return APIError.isInstance(error) && error.status === 503 && parseRetryAfter(error.headers) !== undefined;
 }

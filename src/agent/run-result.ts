@@ -2,6 +2,7 @@ import type { AssistantMessage, ChatMessage, FinishReason, HostedToolCall } from
 import type { DocumentSource, ToolCallOutcome, ToolCallStatus } from '../tools/tool.js';
 import type { RunAudio } from './run-audio.js';
 import type { RunState } from './run-state.js';
+import type { StepTiming } from './step-timing.js';
 import type { AgentUsage } from './usage.js';
 
 /** A function call the model asked for in a step. */
@@ -21,6 +22,24 @@ export interface StepToolResult
   status: ToolCallStatus | 'turn-limit';
   /** The documents the result drew on, when its tool names them (`search_knowledge_base` does). */
   sources?: DocumentSource[];
+  /** When the tool started (epoch ms); absent when it never ran, or in states written before times were kept. */
+  startedAt?: number;
+  /** When the tool finished (epoch ms). */
+  finishedAt?: number;
+  /** True when the tool started while the model still streamed (an eager start). */
+  eager?: true;
+  /** The human decision the call waited for, and when it was asked and given. */
+  approval?: ToolCallApprovalTiming;
+}
+
+/** When a call's approval was asked and decided (epoch ms). */
+export interface ToolCallApprovalTiming {
+  /** When the run paused for it. */
+  requestedAt: number;
+  /** When a human decided (absent when the state was decided before times were kept). */
+  decidedAt?: number;
+  /** What was decided. */
+  decision: 'approved' | 'rejected';
 }
 
 /** A step answered by a fallback model: which model, and the models passed over before it. */
@@ -52,6 +71,8 @@ export interface AgentStep {
   finishReason: FinishReason | null;
   /** Set when the agent's model was overloaded and a fallback model answered this step. */
   fallback?: StepFallback;
+  /** When the step's request was made, answered and retried; absent in states written before times were kept. */
+  timing?: StepTiming;
   /** The model the service says answered (the completion's `model`), when it named one. */
   model?: string;
 }

@@ -45,6 +45,17 @@ function createRunStateJsonSchema() {
         }),
       )
       .optional(),
+    // Times (epoch ms), kept since the run inspector: absent in older states.
+    startedAt: z.number().optional(),
+    finishedAt: z.number().optional(),
+    eager: z.literal(true).optional(),
+    approval: z
+      .object({
+        requestedAt: z.number(),
+        decidedAt: z.number().optional(),
+        decision: z.enum(['approved', 'rejected']),
+      })
+      .optional(),
   });
 
   const stepSchema = z.object({
@@ -68,6 +79,29 @@ function createRunStateJsonSchema() {
     fallback: z
       .object({ model: z.string(), failed: z.array(z.object({ model: z.string(), reason: z.string() })) })
       .optional(),
+    timing: z
+      .object({
+        requestedAt: z.number(),
+        sentAt: z.number().optional(),
+        firstTokenAt: z.number().optional(),
+        doneAt: z.number(),
+        retries: z
+          .array(
+            z.object({
+              at: z.number(),
+              attempt: z.number(),
+              delayMs: z.number(),
+              status: z.number().optional(),
+              rateLimited: z.boolean(),
+              model: z.string(),
+            }),
+          )
+          .optional(),
+        fallbacks: z
+          .array(z.object({ at: z.number(), from: z.string(), to: z.string(), reason: z.string() }))
+          .optional(),
+      })
+      .optional(),
     model: z.string().optional(),
   });
 
@@ -82,6 +116,11 @@ function createRunStateJsonSchema() {
     clientOutput: z.unknown().optional(),
     // The paused run of an agent used as a tool (a saved RunState, read back by RunState.fromJSON).
     subRun: z.unknown().optional(),
+    approvalRequestedAt: z.number().optional(),
+    decidedAt: z.number().optional(),
+    startedAt: z.number().optional(),
+    finishedAt: z.number().optional(),
+    eager: z.literal(true).optional(),
   });
 
   return z.object({
@@ -98,6 +137,22 @@ function createRunStateJsonSchema() {
     currentAgent: z.string().optional(),
     turnLimit: z.number().int().nonnegative().optional(),
     guardrailRepairs: z.number().int().nonnegative().optional(),
+    // Kept since the run inspector (optional: older states have none); checked loosely, as display data.
+    faults: z
+      .array(z.looseObject({ step: z.number(), requestedAt: z.number(), at: z.number(), error: z.string() }))
+      .optional(),
+    resumes: z
+      .array(
+        z.object({
+          at: z.number(),
+          from: z.enum(['running', 'interrupted', 'failed']),
+          worker: z.string(),
+          inFlight: z.array(z.string()),
+          lastCheckpointAt: z.number().optional(),
+          steps: z.number().int().nonnegative().optional(),
+        }),
+      )
+      .optional(),
   });
 }
 

@@ -10,6 +10,7 @@ import {
   RUN_STATE_SCHEMA_VERSION,
   type RunStateJson,
 } from './run-state-schema.js';
+import type { RunFault, RunResume } from './step-timing.js';
 import { type AgentUsage, emptyUsage } from './usage.js';
 
 /** A function call of the last turn that has no `tool` message yet. */
@@ -28,6 +29,16 @@ export interface PendingToolCall {
   clientOutput?: unknown;
   /** The paused run of an agent used as a tool: its interruptions are this run's, and it resumes with it. */
   subRun?: RunState;
+  /** When the run paused for this call's approval (epoch ms). */
+  approvalRequestedAt?: number;
+  /** When the approval was decided (epoch ms). */
+  decidedAt?: number;
+  /** When its tool started (epoch ms). */
+  startedAt?: number;
+  /** When its tool finished (epoch ms). */
+  finishedAt?: number;
+  /** True when its tool started while the model still streamed. */
+  eager?: true;
 }
 
 /** What `RunState.fromJSON` needs to know about the agent that resumes the run. */
@@ -63,6 +74,10 @@ export class RunState {
   currentAgent: string | undefined;
   /** The `turn` at which the current invocation's turn budget (`maxTurns`) is spent; set as each invocation starts. */
   turnLimit: number | undefined;
+  /** Each time the stored run was taken up again from its checkpoint (resumes and worker takeovers), in order. */
+  resumes: RunResume[];
+  /** Model requests that failed for good, in order (the run failed there; a resume tried again). */
+  faults: RunFault[];
 
   constructor(
     init: Partial<
@@ -79,6 +94,8 @@ export class RunState {
     this.guardrailRepairs = init.guardrailRepairs ?? 0;
     this.currentAgent = init.currentAgent;
     this.turnLimit = init.turnLimit;
+    this.resumes = init.resumes ?? [];
+    this.faults = init.faults ?? [];
   }
 
   /** The calls waiting for a human decision. */
@@ -102,6 +119,7 @@ export class RunState {
         message: `Tool call "${toolCallId}" is a client-side tool's call: supply its output with supplyOutput`,
       });
     call.approval = 'approved';
+    call.decidedAt = Date.now();
     return this;
   }
 
@@ -118,6 +136,7 @@ export class RunState {
         message: `Tool call "${toolCallId}" is not a client-side call waiting for its output`,
       });
     call.approval = 'approved';
+    call.decidedAt = Date.now();
     call.clientOutput = output;
     return this;
   }
@@ -127,6 +146,7 @@ export class RunState {
     if (this.#decideInSubRun(toolCallId, (sub) => sub.reject(toolCallId, message))) return this;
     const call = this.#awaitingDecision(toolCallId);
     call.approval = 'rejected';
+    call.decidedAt = Date.now();
     if (message !== undefined) call.rejectionMessage = message;
     else delete call.rejectionMessage;
     return this;
@@ -170,6 +190,8 @@ export class RunState {
       guardrailRepairs: this.guardrailRepairs,
       currentAgent: this.currentAgent,
       turnLimit: this.turnLimit,
+      resumes: [...this.resumes],
+      faults: [...this.faults],
     });
   }
 
@@ -189,6 +211,8 @@ export class RunState {
       guardrailRepairs: this.guardrailRepairs,
       ...(this.currentAgent !== undefined && { currentAgent: this.currentAgent }),
       ...(this.turnLimit !== undefined && { turnLimit: this.turnLimit }),
+      ...(this.resumes.length > 0 && { resumes: this.resumes }),
+      ...(this.faults.length > 0 && { faults: this.faults as unknown as RunStateJson['faults'] }),
     };
   }
 
@@ -242,6 +266,8 @@ export class RunState {
       guardrailRepairs: json.guardrailRepairs ?? 0,
       currentAgent: json.currentAgent,
       turnLimit: json.turnLimit,
+      resumes: (json.resumes ?? []) as RunResume[],
+      faults: (json.faults ?? []) as unknown as RunFault[],
     });
   }
 }

@@ -32,6 +32,12 @@ export { type ExecuteChatRunOptions, executeChatRun, settleChatRun } from './exe
 export { handleNodeRequest, type NodeRequestOptions } from './handle-node-request.js';
 export { type InProcessChatRunnerOptions, inProcessChatRunner } from './in-process-chat-runner.js';
 export {
+  createInspectorHandler,
+  type InspectorHandler,
+  type InspectorHandlerOptions,
+} from './inspector/create-inspector-handler.js';
+export type { InspectorAgent, InspectorAgentContext } from './inspector/inspector-agents.js';
+export {
   DEFAULT_CHAT_AGENT_NAME,
   type QueueChatRunnerOptions,
   queueChatRunner,

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { attachRunId, attachRunState, RunConflictError, RunStateError } from '../errors.js';
 import { buildRunResult } from '../loop/build-run-result.js';
@@ -134,6 +135,16 @@ async function resumeDurableRun(options: ResumeDurableRunOptions): Promise<RunRe
       `Run "${runId}" was stopped by the input guardrail ${record.inputTripwire}; it cannot be resumed`,
     );
   }
+  // A takeover (the record still `running`: its process stopped) or a resume, kept for the run inspector.
+  const inFlight = record.inFlight ?? [];
+  state.resumes.push({
+    at: Date.now(),
+    from: record.status,
+    worker: processName(),
+    inFlight,
+    lastCheckpointAt: record.updatedAt,
+    steps: state.steps.length,
+  });
   const run = new StoredRunWriter({ store, record, state });
   // Claims the run: from here its checkpoints are this process's, and a racing resume gets a conflict.
   // The calls still in flight stay recorded until the loop has settled them.
@@ -220,4 +231,9 @@ async function putHistoryInFront(store: Store, state: RunState, record: RunRecor
 // Compared as JSON: a store may give the keys back in another order or drop undefined fields.
 function sameMessages(messages: readonly unknown[], stored: readonly unknown[]): boolean {
   return isDeepStrictEqual(JSON.parse(JSON.stringify(messages)) as unknown, stored);
+}
+
+// The process taking up a run, as its resume records name it.
+function processName(): string {
+  return `${hostname()}:${process.pid}`;
 }

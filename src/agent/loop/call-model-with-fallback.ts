@@ -46,6 +46,7 @@ export async function callModelWithFallback(
       );
       if (next < 0) throw error;
       failed.push({ model, reason });
+      rest.timer?.fellBack(model, candidates[next]!, reason);
       rest.emit?.({ type: 'model-fallback', step, from: model, to: candidates[next]!, reason });
       index = next;
     }

@@ -7,14 +7,21 @@ import type {
 } from '../../api/types/chat.js';
 import type { RequestOptions } from '../../api/types/request-options.js';
 import type { AgentEvent, HostedToolCallEvent } from '../events.js';
+import type { StepTimer } from '../step-timing.js';
 import type { EagerToolStarter } from './eager-tool-starter.js';
 import { isHostedToolCall } from './to-assistant-message.js';
 
 /** The one client method the loop needs: `client.chat.completions.create`, streamed or not. */
 export type CreateChatCompletion = (
   params: ChatCompletionCreateParams,
-  options: RequestOptions,
+  options: ModelRequestOptions,
 ) => Promise<ChatCompletion | ChatCompletionStream>;
+
+/** The request options of a model call, and when a request budget in front of it let the request go. */
+export interface ModelRequestOptions extends RequestOptions {
+  /** Called when a shared request budget admits the request (only when there is one). */
+  onSent?: (() => void) | undefined;
+}
 
 /** Options of `callModel`. */
 export interface CallModelOptions {
@@ -28,6 +35,8 @@ export interface CallModelOptions {
   generateId: () => string;
   /** Sees the streamed tool-call updates, to start safe tools before the stream ends. */
   eager?: EagerToolStarter | undefined;
+  /** Records when the request was sent, answered and retried (kept on the step for the run inspector). */
+  timer?: StepTimer | undefined;
 }
 
 /**
@@ -43,8 +52,14 @@ export async function callModel({
   emit,
   generateId,
   eager,
+  timer,
 }: CallModelOptions): Promise<ChatCompletion> {
-  const response = await create(params, { signal });
+  const response = await create(
+    params,
+    timer
+      ? { signal, onSent: () => timer.sent(), onRetry: (retry) => timer.retried(retry, params.model) }
+      : { signal },
+  );
   if (!isStream(response)) {
     const message = response.choices[0]?.message;
     // Ids are fixed before any event names them, so events, assistant message and tool messages agree.
@@ -58,7 +73,7 @@ export async function callModel({
   // Nobody observes the run: the stream drains itself, without update objects.
   if (emit === undefined && eager === undefined) return response.finalCompletion();
   try {
-    return await foldStream(response, emit, eager);
+    return await foldStream(response, emit, eager, timer);
   } catch (error) {
     // A failed turn's early results are never used: the retried turn runs its calls again.
     eager?.discard();
@@ -70,10 +85,12 @@ async function foldStream(
   response: ChatCompletionStream,
   emit: CallModelOptions['emit'],
   eager: EagerToolStarter | undefined,
+  timer: StepTimer | undefined,
 ): Promise<ChatCompletion> {
   const reportedHosted = new Set<number>();
   // One await per network read: the agent needs the updates only, and a read often holds several chunks.
   for await (const updates of updatesPerRead(response)) {
+    if (timer && updates.length > 0) timer.firstToken();
     for (const update of updates) {
       // The agent works on choice 0 (it never asks for n > 1).
       if (update.choice !== 0) continue;

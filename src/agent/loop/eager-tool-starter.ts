@@ -22,6 +22,8 @@ interface EarlyRun {
   controller: AbortController;
   outcome: Promise<ToolCallOutcome>;
   stale: boolean;
+  /** When it started (epoch ms), recorded on the call that claims it. */
+  startedAt: number;
 }
 
 /**
@@ -100,6 +102,8 @@ export class EagerToolStarter {
     const run = this.#runs.get(call.toolCallId);
     if (!run || run.stale || run.name !== call.toolName || run.text !== call.arguments) return undefined;
     this.#runs.delete(call.toolCallId);
+    call.startedAt = run.startedAt;
+    call.eager = true;
     return run.outcome;
   }
 
@@ -151,7 +155,14 @@ export class EagerToolStarter {
       const unsubscribe = () => removeAbortListener(signal, onRunAbort);
       outcome.then(unsubscribe, unsubscribe);
     }
-    const run: EarlyRun = { name: call.name, text: call.text, controller, outcome, stale: false };
+    const run: EarlyRun = {
+      name: call.name,
+      text: call.text,
+      controller,
+      outcome,
+      stale: false,
+      startedAt: Date.now(),
+    };
     call.run = run;
     this.#runs.set(call.id, run);
   }

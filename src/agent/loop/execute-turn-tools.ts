@@ -104,11 +104,14 @@ export async function executeTurnTools(
   const pool = runPool(runnable, turn.concurrency, async (call) => {
     if (checkpointFailure) return unrunOutcome(call);
     const early = eager?.claim(call);
+    // A call that ran before (an outcome in the ledger) keeps its first times.
+    if (!early && call.startedAt === undefined) call.startedAt = Date.now();
     const outcome = await (call.clientSide
       ? state.ledger.run(call.toolCallId, async () => clientOutcome(call, toolSet, turn.maxOutputChars))
       : early
         ? state.ledger.run(call.toolCallId, () => early)
         : executeScopedToolCall(turn, toToolCall(call), toolSignal, state.ledger, parsedArgumentsOf(call)));
+    call.finishedAt ??= Date.now();
     report(outcome);
     if (onToolFinished && !checkpointFailure) {
       try {

@@ -97,7 +97,9 @@ export async function requestApprovals(
     // A policy that throws cannot say the call is safe: a human decides instead.
     if (await resolveNeedsApproval(tool, call.input, ctx).catch(() => true)) call.approval = 'pending';
   }
+  const now = Date.now();
   for (const call of pending) {
+    if (call.approval === 'pending') call.approvalRequestedAt = now;
     // A client-side call was announced by its `tool-call` event; nobody approves it.
     if (call.approval !== 'pending' || call.clientSide) continue;
     emit?.({

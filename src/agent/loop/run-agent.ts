@@ -14,6 +14,7 @@ import type { NormalizedAgentOptions } from '../normalize-agent-options.js';
 import type { RequestBudget } from '../request-budget.js';
 import type { AgentStep, RunResult } from '../run-result.js';
 import type { RunState } from '../run-state.js';
+import { StepTimer } from '../step-timing.js';
 import { buildRequest, systemMessage } from './build-request.js';
 import { buildRunResult } from './build-run-result.js';
 import { type CreateChatCompletion, callModel } from './call-model.js';
@@ -123,6 +124,8 @@ async function loop(
   let input: InputCheck | undefined;
   // The current turn's early-started tools: whatever fails before its tools run, they are aborted.
   let eager: EagerToolStarter | undefined;
+  // The model request in progress: a request that fails is kept on the state as a fault.
+  let timer: StepTimer | undefined;
   try {
     // Until the run's first model turn (a queued run starts through `resume`), its input is unchecked.
     const inputGuards = agent.core.options.inputGuardrails;
@@ -165,7 +168,16 @@ async function loop(
         // tools must wait for may still be running.
         const lastTurn = state.turn + 1 >= state.turnLimit;
         eager = run.stream && !lastTurn && !input ? createEagerToolStarter(turn) : undefined;
-        const call = { create: agent.create, params, signal, emit, generateId: options.generateId, eager };
+        timer = new StepTimer();
+        const call = {
+          create: agent.create,
+          params,
+          signal,
+          emit,
+          generateId: options.generateId,
+          eager,
+          timer,
+        };
         // Without fallback models the turn takes the plain path.
         const { completion, fallback } =
           options.fallbackModels.length > 0
@@ -178,6 +190,8 @@ async function loop(
         // Pending with the step, before anything else can fail: a failed run resumes by answering them.
         const pending = prepareToolCalls(assistant.functionCalls, turn.toolSet, emit);
         step = recordStep(state, completion, assistant, pending, fallback);
+        step.timing = timer.done();
+        timer = undefined;
         if (options.prices) priceStep(state, step, params, completion, options.prices);
 
         // A message with function calls is a tool turn whatever its finish_reason says.
@@ -240,6 +254,7 @@ async function loop(
     }
   } catch (error) {
     eager?.discard();
+    if (timer) state.faults.push(timer.failed(state.steps.length, error));
     const failure = failRun(run, agent.toolSet, signal, error);
     // An input tripwire aborts the request in flight: report the tripwire, not the abort it caused.
     throw input?.tripped ?? failure;

@@ -14,7 +14,7 @@ export function settlePendingCalls(
   // Plain loops over the calls, not `.map`: see recordStep.
   const results: StepToolResult[] = [];
   for (const call of state.pendingToolCalls) {
-    const result = resultFor(call);
+    const result = withTimes(resultFor(call), call);
     results.push(result);
     state.messages.push({ role: 'tool', tool_call_id: result.toolCallId, content: result.content });
   }
@@ -46,4 +46,17 @@ export function unrunResult(
     output: undefined,
     content,
   };
+}
+
+/** The call's times (tool start and end, approval asked and decided) carried onto its result. */
+function withTimes(result: StepToolResult, call: PendingToolCall): StepToolResult {
+  if (call.startedAt !== undefined) result.startedAt = call.startedAt;
+  if (call.finishedAt !== undefined) result.finishedAt = call.finishedAt;
+  if (call.eager) result.eager = true;
+  const { approval } = call;
+  if (call.approvalRequestedAt !== undefined && (approval === 'approved' || approval === 'rejected')) {
+    result.approval = { requestedAt: call.approvalRequestedAt, decision: approval };
+    if (call.decidedAt !== undefined) result.approval.decidedAt = call.decidedAt;
+  }
+  return result;
 }

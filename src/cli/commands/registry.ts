@@ -10,6 +10,7 @@ import {
   filesUploadCommand,
 } from './files.js';
 import { imageCommand } from './image.js';
+import { inspectCommand } from './inspect.js';
 import { kbAddCommand } from './kb-add.js';
 import { kbAskCommand } from './kb-ask.js';
 import { kbCreateCommand } from './kb-create.js';
@@ -58,5 +59,6 @@ export const commands: CommandSpec[] = [
   runsStatsCommand,
   runsApproveCommand,
   runsRejectCommand,
+  inspectCommand,
   runsPruneCommand,
 ];

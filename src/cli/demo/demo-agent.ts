@@ -33,6 +33,8 @@ export interface DemoAgentOptions {
   output?: any;
   /** Tools of this session only (a web chat's uploaded files). */
   extraTools?: readonly AnyTool[];
+  /** Instructions instead of the demo's (a fork in `svc-agents inspect`). @default demoInstructions */
+  instructions?: string | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export function createDemoAgent(options: DemoAgentOptions): Agent<unknown, unkno
   return new Agent<unknown, unknown>({
     client,
     model,
-    instructions: demoInstructions,
+    instructions: options.instructions ?? demoInstructions,
     tools: [...demoAgentTools(client, options.root), ...(options.extraTools ?? [])],
     ...(prices?.[model] ? { prices } : {}),
     ...(knowledgeBases ? { knowledgeBases } : {}),
