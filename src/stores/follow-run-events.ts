@@ -1,0 +1,144 @@
+import type { RunEventLogStore, SignalStore, StoredRunEvent } from '../agent/durable/store.js';
+import { decodeRunEventsSignal, eventsChannel } from './run-events-signal.js';
+
+/** Options of `followRunEvents`. */
+export interface FollowRunEventsOptions {
+  /** The last id the follower has (`Last-Event-ID`): the events after it are answered. @default -1 (all) */
+  afterId?: number | undefined;
+  /** Ends the iteration (without an error) when aborted. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Whether the run will append nothing more. Read when the follower is caught up at the start, when a
+   * signal other than an append arrives (`end`), and on the timer: never on each wake.
+   */
+  isOver: () => Promise<boolean>;
+  /** An event after which the run says nothing more (`finish`, `error`, `abort`): the iteration ends with it. */
+  isLast?: ((event: StoredRunEvent) => boolean) | undefined;
+  /** How long the follower waits without a signal before it reads the log and `isOver` again (signals are best effort). @default 1_000 */
+  recheckMs?: number;
+  /**
+   * Once `isOver` is true, how long events may still arrive (a run recorded as ended before its last
+   * events were appended). @default 0
+   */
+  settleMs?: number;
+  /** Events read per store call. @default 500 */
+  batchSize?: number;
+}
+
+// Signals kept for a follower that does not read (a stalled client): past this many it reads the log
+// again when it comes back, so its memory stays bounded.
+const MAX_QUEUED_SIGNALS = 64;
+
+/**
+ * The events of a run's stored log, live, on any process sharing the store: those after `afterId`, then
+ * each batch as it is appended, woken by the writer's `events:<runId>` signal, which carries the events
+ * when they fit (then nothing is read), or by the `recheckMs` timer when signals are lost. Ids come from
+ * the log: dense, each once, in order, with no gap whichever server or worker appended them. Ends with an
+ * `isLast` event, or once `isOver` and the log is read to its end, or when `signal` aborts. The only way
+ * a run's events are followed: `queue.events()`, the web relay and the run inspector read this.
+ */
+export async function* followRunEvents(
+  store: RunEventLogStore & Partial<SignalStore>,
+  runId: string,
+  options: FollowRunEventsOptions,
+): AsyncGenerator<StoredRunEvent> {
+  const { signal, isOver, isLast, recheckMs = 1_000, settleMs = 0, batchSize = 500 } = options;
+  let last =
+    options.afterId !== undefined && Number.isSafeInteger(options.afterId)
+      ? Math.max(-1, options.afterId)
+      : -1;
+  const inbox: string[] = [];
+  let overflowed = false;
+  let wake: (() => void) | undefined;
+  const onMessage = (message: string) => {
+    if (inbox.length >= MAX_QUEUED_SIGNALS) overflowed = true;
+    else inbox.push(message);
+    wake?.();
+  };
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort);
+  // Subscribed before the first read: an append after that read is either in the read or signalled.
+  const unsubscribe = await store.onSignal?.(eventsChannel(runId), onMessage).catch(() => undefined);
+  // Reads the log after `last` until it is dry.
+  async function* readOn(): AsyncGenerator<StoredRunEvent> {
+    for (;;) {
+      const events = await store.readRunEvents(runId, last, batchSize);
+      for (const event of events) {
+        if (event.id <= last) continue;
+        last = event.id;
+        yield event;
+      }
+      if (events.length < batchSize) return;
+    }
+  }
+  try {
+    let read = true;
+    let checkOver = true;
+    while (!signal?.aborted) {
+      if (read) {
+        read = false;
+        for await (const event of readOn()) {
+          yield event;
+          if (isLast?.(event)) return;
+        }
+      }
+      if (checkOver) {
+        checkOver = false;
+        if (await isOver().catch(() => false)) {
+          if (settleMs > 0) await sleep(settleMs, signal);
+          for await (const event of readOn()) {
+            yield event;
+            if (isLast?.(event)) return;
+          }
+          return;
+        }
+      }
+      if (overflowed) {
+        overflowed = false;
+        inbox.length = 0;
+        read = true;
+        continue;
+      }
+      const message = inbox.shift();
+      if (message !== undefined) {
+        const decoded = decodeRunEventsSignal(message);
+        if (decoded.kind === 'other') checkOver = true;
+        else if (decoded.lastId <= last) continue;
+        else if (decoded.events && decoded.events[0]!.id <= last + 1) {
+          // The signal holds what follows `last`: no read.
+          for (const event of decoded.events) {
+            if (event.id <= last) continue;
+            last = event.id;
+            yield event;
+            if (isLast?.(event)) return;
+          }
+        } else read = true;
+        continue;
+      }
+      const woken = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), recheckMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      wake = undefined;
+      if (!woken) read = checkOver = true;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await unsubscribe?.().catch(() => undefined);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
