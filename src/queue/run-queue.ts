@@ -1,5 +1,4 @@
 import type { Job, Queue } from 'bullmq';
-import { toAgentEventJson } from '../agent/agent-event-json.js';
 import { type ApprovalDecision, checkApprovalDecisions } from '../agent/approval-decision.js';
 import { decideRun } from '../agent/durable/record-decision.js';
 import { createRunRecord } from '../agent/durable/run-with-store.js';
@@ -14,7 +13,6 @@ import { hasRunEventLog, RunEventLogWriter } from '../stores/run-event-log-write
 import { ConfigurationError } from '../transport/errors.js';
 import { createLimitsBackend } from './create-limits-backend.js';
 import { fairPriority } from './fair-priority.js';
-import { followQueuedRun } from './follow-queued-run.js';
 import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
 import {
@@ -24,6 +22,7 @@ import {
   type QueueConnection,
 } from './queue-connection.js';
 import { QueueUnavailableError, RunStoppedError, RunWaitTimeoutError } from './queue-errors.js';
+import { encodeRunEvent, followQueuedRun } from './queued-run-events.js';
 import { readRunJobMeta, saveRunJobMeta } from './run-job-meta.js';
 import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
@@ -358,7 +357,7 @@ export class RunQueue {
     if (hasRunEventLog(this.#store)) {
       for (const id of logIds) {
         const log = new RunEventLogWriter(this.#store, id);
-        log.push(JSON.stringify(toAgentEventJson(event)));
+        log.push(encodeRunEvent(event));
         await log.close();
       }
     }

@@ -1,6 +1,5 @@
 import type { Job, Worker } from 'bullmq';
 import type { Agent } from '../agent/agent.js';
-import { toAgentEventJson } from '../agent/agent-event-json.js';
 import type { RunRecord, Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { AgentEvent } from '../agent/events.js';
@@ -13,6 +12,7 @@ import { checkWorkerClock, repairStalledCheck, watchWorkerClock } from './check-
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { checkReachable, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { RunStoppedError, StoreRewoundError } from './queue-errors.js';
+import { encodeRunEvent } from './queued-run-events.js';
 import type { RateLimits } from './rate-limits.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
 import { markStopped, readStopRequest, watchStop } from './run-stop.js';
@@ -185,7 +185,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   // An event of a run this worker does not drive (it failed for good): appended on its own.
   const publishError = (runId: string, error: unknown) => {
     const log = openLog(runId);
-    log?.push(JSON.stringify(toAgentEventJson({ type: 'error', error })));
+    log?.push(encodeRunEvent({ type: 'error', error }));
     log?.close().catch(onError);
   };
 
@@ -268,7 +268,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     const sink: EventSink = {
       push(event) {
         if (observer?.onEnd && (held.length > 0 || TERMINAL_EVENTS.has(event.type))) held.push(event);
-        else log?.push(JSON.stringify(toAgentEventJson(event)));
+        else log?.push(encodeRunEvent(event));
       },
     };
     const attempt: JobAttempt = { log: sink, observer, ended: undefined };
@@ -291,7 +291,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         await observer.onEnd({ status: attempt.ended, record }).catch(onError);
       }
       if (held.length > 0) {
-        for (const event of held) log?.push(JSON.stringify(toAgentEventJson(event)));
+        for (const event of held) log?.push(encodeRunEvent(event));
         await storeEvents();
       }
       await observer?.onRelease?.().catch(onError);

@@ -1,4 +1,5 @@
 import type { RunEventLogStore, SignalStore, StoredRunEvent } from '../agent/durable/store.js';
+import { isTransient } from './is-transient.js';
 import { decodeRunEventsSignal, eventsChannel } from './run-events-signal.js';
 
 /** Options of `followRunEvents`. */
@@ -59,10 +60,19 @@ export async function* followRunEvents(
   signal?.addEventListener('abort', onAbort);
   // Subscribed before the first read: an append after that read is either in the read or signalled.
   const unsubscribe = await store.onSignal?.(eventsChannel(runId), onMessage).catch(() => undefined);
-  // Reads the log after `last` until it is dry.
+  // Reads the log after `last` until it is dry. A store that is down for a moment ends the read early:
+  // the follower reads on after its next wake or timer, from the same id.
+  let readFailed = false;
   async function* readOn(): AsyncGenerator<StoredRunEvent> {
     for (;;) {
-      const events = await store.readRunEvents(runId, last, batchSize);
+      let events: StoredRunEvent[];
+      try {
+        events = await store.readRunEvents(runId, last, batchSize);
+      } catch (error) {
+        if (!isTransient(error)) throw error;
+        readFailed = true;
+        return;
+      }
       for (const event of events) {
         if (event.id <= last) continue;
         last = event.id;
@@ -82,6 +92,13 @@ export async function* followRunEvents(
           if (isLast?.(event)) return;
         }
       }
+      if (readFailed) {
+        // Not caught up: whether the run is over is asked once the log could be read again.
+        readFailed = false;
+        await sleep(Math.min(recheckMs, 1_000), signal);
+        read = true;
+        continue;
+      }
       if (checkOver) {
         checkOver = false;
         if (await isOver().catch(() => false)) {
@@ -90,7 +107,9 @@ export async function* followRunEvents(
             yield event;
             if (isLast?.(event)) return;
           }
-          return;
+          if (!readFailed) return;
+          checkOver = true;
+          continue;
         }
       }
       if (overflowed) {

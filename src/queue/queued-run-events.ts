@@ -1,9 +1,18 @@
+import { toAgentEventJson } from '../agent/agent-event-json.js';
 import type { RunEventLogStore, Store, StoredRunEvent } from '../agent/durable/store.js';
 import type { AgentEvent } from '../agent/events.js';
 import { followRunEvents } from '../stores/follow-run-events.js';
 import { hasRunEventLog } from '../stores/run-event-log-writer.js';
 import { ConfigurationError } from '../transport/errors.js';
 import { readRunJobMeta } from './run-job-meta.js';
+
+/**
+ * An event as a queued run's log stores it (`toAgentEventJson`): errors become `{ name, message }` with
+ * secrets masked (never their causes or state), also inside a sub-agent's forwarded events.
+ */
+export function encodeRunEvent(event: AgentEvent): string {
+  return JSON.stringify(toAgentEventJson(event));
+}
 
 /** Options of `followQueuedRun`. */
 export interface FollowQueuedRunOptions {
@@ -75,11 +84,16 @@ async function currentPartStart(
   store: Store & RunEventLogStore,
   runId: string,
 ): Promise<{ logId: string; afterId: number }> {
-  const logId = (await readRunJobMeta(store, runId).catch(() => undefined))?.eventLogId ?? runId;
+  // Both asked at once, before any later append of the run's worker reaches the store.
+  const [meta, first] = await Promise.all([
+    readRunJobMeta(store, runId).catch(() => undefined),
+    store.readRunEvents(runId, -1, 500),
+  ]);
+  const logId = meta?.eventLogId ?? runId;
   let afterId = -1;
   let last = -1;
-  for (;;) {
-    const events = await store.readRunEvents(logId, last, 500);
+  for (let events = logId === runId ? first : undefined; ; events = undefined) {
+    events ??= await store.readRunEvents(logId, last, 500);
     for (const event of events) {
       last = event.id;
       if (isLastEvent(event)) afterId = event.id;
