@@ -1,5 +1,6 @@
 import type { Notification, Pool, PoolClient } from 'pg';
 import type { SignalStore } from '../agent/durable/store.js';
+import { CallBatcher } from './call-batcher.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
 import { deliverSignal, signalHealthCheckEveryMs } from './store-utils.js';
 
@@ -162,14 +163,26 @@ export function createPostgresSignals({
     }
   };
 
+  // Signals sent while one NOTIFY statement is in flight go together in the next: one transaction, and
+  // one turn of PostgreSQL's commit-time notify lock, for many (bench/web-relay). One lane keeps them in
+  // the order sent; a payload sent twice goes in two statements, since PostgreSQL folds identical
+  // notifications of one transaction into one.
+  const notifications = new CallBatcher<string, void>(
+    async (payloads) => {
+      await (await pool()).query({
+        text: 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload',
+        values: [pgChannel, payloads],
+        query_timeout: commandTimeoutMs,
+      } as never);
+      return payloads.map(() => undefined);
+    },
+    { lanes: 1, maxBatch: 500, keyOf: (payload) => payload },
+  );
+
   return {
     async signal(channel, message) {
       checkSignal(channel, message);
-      await (await pool()).query({
-        text: 'SELECT pg_notify($1, $2)',
-        values: [pgChannel, encodeSignal(channel, message)],
-        query_timeout: commandTimeoutMs,
-      } as never);
+      await notifications.submit(encodeSignal(channel, message));
     },
     async onSignal(channel, listener) {
       checkOnSignal(channel, listener);

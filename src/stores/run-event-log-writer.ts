@@ -130,6 +130,19 @@ export class RunEventLogWriter {
   }
 
   async #appendPending(): Promise<void> {
+    // The next append goes while the last batch's signal is on its way; the flush waits for both.
+    let announced: Promise<void> = Promise.resolve();
+    try {
+      await this.#appendAll((sent) => {
+        const before = announced;
+        announced = before.then(() => sent);
+      });
+    } finally {
+      await announced;
+    }
+  }
+
+  async #appendAll(onAnnounced: (announced: Promise<void>) => void): Promise<void> {
     while (this.#pending.length > 0) {
       const batch = this.#pending.slice(0, this.#maxBatch);
       let firstId: number;
@@ -141,10 +154,11 @@ export class RunEventLogWriter {
         return this.#retryLater(error);
       }
       try {
-        await appendAndAnnounceRunEvents(this.#store, this.#runId, firstId, batch, {
+        const { announced } = await appendAndAnnounceRunEvents(this.#store, this.#runId, firstId, batch, {
           ttlMs: this.#ttlMs,
           onSignalError: this.#onError,
         });
+        onAnnounced(announced);
       } catch (error) {
         // Retried from the same first id: if the failed append landed (its reply lost), the store skips
         // the ids it holds, so nothing is stored twice.

@@ -52,8 +52,10 @@ function parseId(text: string): number | undefined {
 
 /**
  * Appends `events` from `firstId` to the run's log, then announces them on `events:<runId>` (best
- * effort: a lost signal only makes followers read the log on their timer). The one publish of a batch,
- * for every writer of run event logs.
+ * effort: a lost signal only makes followers read the log on their timer). Resolves once appended, with
+ * `announced` settling when the signal is sent (never rejecting: a failed one goes to `onSignalError`),
+ * so a writer can start its next append meanwhile. The one publish of a batch, for every writer of run
+ * event logs.
  */
 export async function appendAndAnnounceRunEvents(
   store: RunEventLogStore & Partial<SignalStore>,
@@ -61,17 +63,16 @@ export async function appendAndAnnounceRunEvents(
   firstId: number,
   events: readonly string[],
   options: { ttlMs?: number; onSignalError?: (error: unknown) => void } = {},
-): Promise<void> {
+): Promise<{ announced: Promise<void> }> {
   await store.appendRunEvents(
     runId,
     firstId,
     events,
     options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs },
   );
-  if (events.length === 0 || !store.signal) return;
-  try {
-    await store.signal(eventsChannel(runId), encodeRunEventsSignal(firstId, events));
-  } catch (error) {
-    options.onSignalError?.(error);
-  }
+  if (events.length === 0 || !store.signal) return { announced: Promise.resolve() };
+  const announced = store
+    .signal(eventsChannel(runId), encodeRunEventsSignal(firstId, events))
+    .catch((error: unknown) => options.onSignalError?.(error));
+  return { announced };
 }
