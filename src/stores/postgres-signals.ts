@@ -2,7 +2,8 @@ import type { Notification, Pool, PoolClient } from 'pg';
 import type { SignalStore } from '../agent/durable/store.js';
 import { CallBatcher } from './call-batcher.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
-import { deliverSignal, signalHealthCheckEveryMs } from './store-utils.js';
+import { SignalListeners } from './signal-listeners.js';
+import { signalHealthCheckEveryMs } from './store-utils.js';
 
 /** `SignalStore` on PostgreSQL LISTEN/NOTIFY, plus `close` for its listening connection. */
 export interface PostgresSignals extends SignalStore {
@@ -71,7 +72,7 @@ export function createPostgresSignals({
   onWarning,
 }: PostgresSignalsOptions): PostgresSignals {
   const pgChannel = signalChannelOf(schemaName);
-  const listeners = new Map<string, Set<(message: string) => void>>();
+  const listeners = new SignalListeners(onWarning);
   let listening: Promise<Listener> | undefined;
   let closed = false;
   let reconnecting = false;
@@ -80,8 +81,7 @@ export function createPostgresSignals({
   const onNotification = (notification: Notification) => {
     if (notification.channel !== pgChannel || notification.payload === undefined) return;
     const decoded = decodeSignal(notification.payload);
-    const current = decoded && listeners.get(decoded.channel);
-    if (current) deliverSignal(current, decoded.channel, decoded.message, onWarning);
+    if (decoded) listeners.deliver(decoded.channel, decoded.message);
   };
 
   const connect = (): Promise<Listener> => {
@@ -187,17 +187,9 @@ export function createPostgresSignals({
     async onSignal(channel, listener) {
       checkOnSignal(channel, listener);
       await listen();
-      const own = (message: string) => listener(message);
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set();
-        listeners.set(channel, set);
-      }
-      set.add(own);
-      const subscribed = set;
+      const { remove } = listeners.add(channel, listener);
       return async () => {
-        subscribed.delete(own);
-        if (subscribed.size === 0 && listeners.get(channel) === subscribed) listeners.delete(channel);
+        remove();
       };
     },
     async close() {
