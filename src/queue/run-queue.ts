@@ -10,6 +10,7 @@ import type { ChatMessage } from '../api/types/chat.js';
 import { defaults } from '../defaults.js';
 import { isTransient } from '../stores/is-transient.js';
 import { hasRunEventLog, RunEventLogWriter } from '../stores/run-event-log-writer.js';
+import { eventsChannel, RUN_END_SIGNAL } from '../stores/run-events-signal.js';
 import { ConfigurationError } from '../transport/errors.js';
 import { createLimitsBackend } from './create-limits-backend.js';
 import { fairPriority } from './fair-priority.js';
@@ -238,14 +239,38 @@ export class RunQueue {
     { timeout = 60_000 }: WaitUntilFinishedOptions = {},
   ): Promise<RunRecord> {
     const deadline = Date.now() + timeout;
-    for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
-      const record = await this.#store.getRun(runId);
-      if (!record) throw new RunStateError(`No stored run "${runId}"`);
-      if (record.status !== 'running') return record;
-      if (Date.now() + wait > deadline) {
-        throw new RunWaitTimeoutError({ runId, timeoutMs: timeout, status: record.status });
+    // Woken by the worker's end signal, so the wait ends as the outcome is recorded; the backoff reads
+    // are for a lost signal (or a store without signals).
+    let wake: (() => void) | undefined;
+    let ended = false;
+    const unsubscribe = await this.#store
+      .onSignal?.(eventsChannel(runId), (message) => {
+        if (message !== RUN_END_SIGNAL) return;
+        ended = true;
+        wake?.();
+      })
+      .catch(() => undefined);
+    try {
+      for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
+        ended = false;
+        const record = await this.#store.getRun(runId);
+        if (!record) throw new RunStateError(`No stored run "${runId}"`);
+        if (record.status !== 'running') return record;
+        if (Date.now() + wait > deadline) {
+          throw new RunWaitTimeoutError({ runId, timeoutMs: timeout, status: record.status });
+        }
+        if (ended) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, unsubscribe ? Math.max(wait, 250) : wait);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
       }
-      await new Promise((resolve) => setTimeout(resolve, wait));
+    } finally {
+      await unsubscribe?.().catch(() => undefined);
     }
   }
 

@@ -6,6 +6,7 @@ import type { AgentEvent } from '../agent/events.js';
 import { defaults } from '../defaults.js';
 import { isTransient } from '../stores/is-transient.js';
 import { hasRunEventLog, RunEventLogWriter } from '../stores/run-event-log-writer.js';
+import { announceRunEnd } from '../stores/run-events-signal.js';
 import { APIError, RateLimitError } from '../transport/errors.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
 import { checkWorkerClock, repairStalledCheck, watchWorkerClock } from './check-worker-clock.js';
@@ -293,6 +294,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       if (held.length > 0) {
         for (const event of held) log?.push(encodeRunEvent(event));
         await storeEvents();
+      }
+      // The outcome is recorded: whoever waits for it (`waitUntilFinished`, a follower) reads it now.
+      if (attempt.ended) {
+        for (const id of new Set([eventLogId, runId])) await announceRunEnd(options.store, id);
       }
       await observer?.onRelease?.().catch(onError);
     }

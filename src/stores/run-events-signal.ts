@@ -12,6 +12,17 @@ export type RunEventsSignal =
   /** Anything else (`end`, a message from an older writer): the follower checks whether the run is over. */
   | { kind: 'other' };
 
+/** The message on `events:<runId>` saying the run's outcome is recorded: a follower checks it now. */
+export const RUN_END_SIGNAL = 'end';
+
+/**
+ * Tells `events:<runId>`'s listeners the run's outcome is recorded (`queue.waitUntilFinished`, and
+ * followers of a run that ended without a last event), best effort.
+ */
+export async function announceRunEnd(store: Partial<SignalStore>, runId: string): Promise<void> {
+  await store.signal?.(eventsChannel(runId), RUN_END_SIGNAL).catch(() => undefined);
+}
+
 // Room for the two ids and their line breaks within a signal.
 const MAX_EVENT_BYTES = MAX_SIGNAL_BYTES - 64;
 

@@ -6,6 +6,7 @@ import { RunState } from '../agent/run-state.js';
 import type { RunStateJson } from '../agent/run-state-schema.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { RunEventLogWriter } from '../stores/run-event-log-writer.js';
+import { announceRunEnd } from '../stores/run-events-signal.js';
 import { applyDecisions } from './apply-decisions.js';
 import { type ChatCallNotes, createCallNotesCollector, saveCallNotes } from './chat-call-notes.js';
 import { type ChatOwner, clientSessionId } from './chat-owner.js';
@@ -17,7 +18,6 @@ import {
   chatKeys,
   type PausedChatRun,
   readJsonValue,
-  trySignal,
 } from './chat-state.js';
 import { type UIChunkWriter, uiChunkWriter } from './ui-chunk-writer.js';
 
@@ -140,7 +140,7 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   for (const data of held) log.push(data);
   await log.close();
   await lease.end(outcome, outcome === 'interrupted' ? undefined : keepEndedRunsMs);
-  await trySignal(store, chatKeys.eventsChannel(runId), 'end');
+  await announceRunEnd(store, runId);
   return outcome;
 }
 

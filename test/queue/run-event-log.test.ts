@@ -106,7 +106,9 @@ for (const backend of queueBackends) {
       expect(typesOf(log)[0]).toBe('start');
       expect(typesOf(log)).toContain('tool-result');
       expect(typesOf(log).at(-1)).toBe('finish');
-      await eventually(async () => signals.at(-1)?.split('\n')[0] === String(log.length - 1));
+      // Each batch announced with its last id first, then the end once the outcome is recorded.
+      await eventually(async () => signals.at(-1) === 'end');
+      expect(signals.at(-2)?.split('\n')[0]).toBe(String(log.length - 1));
       await unsubscribe();
     });
 
