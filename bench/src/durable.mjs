@@ -81,7 +81,12 @@ async function checkpointCost(name, store, writes = 300) {
 const stepEvents = [
   { type: 'start-step' },
   { type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Paris' } },
-  { type: 'tool-result', toolCallId: 'c1', toolName: 'get_weather', output: { city: 'Paris', temperatureC: 14 } },
+  {
+    type: 'tool-result',
+    toolCallId: 'c1',
+    toolName: 'get_weather',
+    output: { city: 'Paris', temperatureC: 14 },
+  },
   { type: 'finish-step', finishReason: 'tool_calls' },
 ].map((event) => JSON.stringify(event));
 async function stepCost(name, store, steps = 300) {
