@@ -16,7 +16,8 @@ import { type GuardedStore, guardStore, isProgrammingError } from './guard-store
 import { isTransientSqlState } from './is-transient.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
-import { createPostgresSignals } from './postgres-signals.js';
+import { createPostgresSignals, signalChannelOf } from './postgres-signals.js';
+import { APPEND_AND_SIGNAL } from './run-events-signal.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { createPruneOnWrite, stampRecord, writeIdOf } from './store-utils.js';
@@ -223,7 +224,12 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     );
     return { deleted: rowCount ?? 0 };
   };
-  const sharedState = createPostgresSharedState({ schema, query, retrying });
+  const sharedState = createPostgresSharedState({
+    schema,
+    query,
+    retrying,
+    signalChannel: signalChannelOf(schemaName),
+  });
   const signals = createPostgresSignals({ pool, schemaName, commandTimeoutMs, onWarning });
   const pruneOnWrite = createPruneOnWrite(async () => {
     await prunes(retentionMs);
@@ -356,6 +362,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         );
       },
       appendRunEvents: sharedState.appendRunEvents,
+      [APPEND_AND_SIGNAL]: sharedState.appendRunEventsAndSignal,
       readRunEvents: sharedState.readRunEvents,
       getValue: sharedState.getValue,
       setValueIf: sharedState.setValueIf,

@@ -23,6 +23,22 @@ export async function announceRunEnd(store: Partial<SignalStore>, runId: string)
   await store.signal?.(eventsChannel(runId), RUN_END_SIGNAL).catch(() => undefined);
 }
 
+/**
+ * A store's append that sends its signal in the same trip (`postgresStore`: the NOTIFY in the append's
+ * statement, one commit for both). Internal to the stores: `appendAndAnnounceRunEvents` uses it when the
+ * store has it, and is otherwise the append then the signal.
+ */
+export const APPEND_AND_SIGNAL: unique symbol = Symbol.for('svc-agents.appendRunEventsAndSignal');
+
+/** The signature of a store's `APPEND_AND_SIGNAL` method. */
+export type AppendAndSignal = (
+  runId: string,
+  firstId: number,
+  events: readonly string[],
+  options: { ttlMs?: number },
+  signal: { channel: string; message: string },
+) => Promise<void>;
+
 // Room for the two ids and their line breaks within a signal.
 const MAX_EVENT_BYTES = MAX_SIGNAL_BYTES - 64;
 
@@ -75,12 +91,14 @@ export async function appendAndAnnounceRunEvents(
   events: readonly string[],
   options: { ttlMs?: number; onSignalError?: (error: unknown) => void } = {},
 ): Promise<{ announced: Promise<void> }> {
-  await store.appendRunEvents(
-    runId,
-    firstId,
-    events,
-    options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs },
-  );
+  const appendOptions = options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs };
+  const together = (store as { [APPEND_AND_SIGNAL]?: AppendAndSignal })[APPEND_AND_SIGNAL];
+  if (together && events.length > 0) {
+    const signal = { channel: eventsChannel(runId), message: encodeRunEventsSignal(firstId, events) };
+    await together.call(store, runId, firstId, events, appendOptions, signal);
+    return { announced: Promise.resolve() };
+  }
+  await store.appendRunEvents(runId, firstId, events, appendOptions);
   if (events.length === 0 || !store.signal) return { announced: Promise.resolve() };
   const announced = store
     .signal(eventsChannel(runId), encodeRunEventsSignal(firstId, events))
