@@ -1,4 +1,5 @@
 import type { RunEventLogStore, SignalStore, StoredRunEvent } from '../agent/durable/store.js';
+import { ConfigurationError } from '../transport/errors.js';
 import { isTransient } from './is-transient.js';
 import { decodeRunEventsSignal, eventsChannel } from './run-events-signal.js';
 
@@ -43,11 +44,9 @@ export async function* followRunEvents(
   runId: string,
   options: FollowRunEventsOptions,
 ): AsyncGenerator<StoredRunEvent> {
+  checkFollowRunEvents(runId, options);
   const { signal, isOver, isLast, recheckMs = 1_000, settleMs = 0, batchSize = 500 } = options;
-  let last =
-    options.afterId !== undefined && Number.isSafeInteger(options.afterId)
-      ? Math.max(-1, options.afterId)
-      : -1;
+  let last = options.afterId ?? -1;
   const inbox: string[] = [];
   let overflowed = false;
   let wake: (() => void) | undefined;
@@ -147,6 +146,31 @@ export async function* followRunEvents(
   } finally {
     signal?.removeEventListener('abort', onAbort);
     await unsubscribe?.().catch(() => undefined);
+  }
+}
+
+/** Refuses bad arguments before anything is read, naming the field and the rule. */
+function checkFollowRunEvents(runId: unknown, options: FollowRunEventsOptions): void {
+  const fail = (field: string, rule: string): never => {
+    throw new ConfigurationError({ field, rule });
+  };
+  if (typeof runId !== 'string' || runId === '') fail('runId', 'must be a non-empty string');
+  if (typeof options?.isOver !== 'function')
+    fail('isOver', 'must be a function answering a promise of a boolean');
+  if (options.isLast !== undefined && typeof options.isLast !== 'function')
+    fail('isLast', 'must be a function');
+  const { afterId } = options;
+  if (afterId !== undefined && !(Number.isSafeInteger(afterId) && afterId >= -1)) {
+    fail('afterId', `must be an integer >= -1 or undefined, got ${String(afterId)}`);
+  }
+  for (const field of ['recheckMs', 'batchSize'] as const) {
+    const value = options[field];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
+      fail(field, `must be a positive integer, got ${String(value)}`);
+    }
+  }
+  if (options.settleMs !== undefined && !(Number.isSafeInteger(options.settleMs) && options.settleMs >= 0)) {
+    fail('settleMs', `must be an integer >= 0, got ${String(options.settleMs)}`);
   }
 }
 

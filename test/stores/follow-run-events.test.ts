@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEventLogStore, SignalStore, Store, StoredRunEvent } from '../../src/agent/durable/store.js';
 import { type FollowRunEventsOptions, followRunEvents } from '../../src/stores/follow-run-events.js';
+import { memoryStore } from '../../src/stores/memory-store.js';
 import { RunEventLogWriter } from '../../src/stores/run-event-log-writer.js';
 import { decodeRunEventsSignal, encodeRunEventsSignal } from '../../src/stores/run-events-signal.js';
 import { type OpenedSharedState, sharedStateBackends } from '../helpers/shared-state-backends.js';
@@ -69,6 +70,23 @@ describe('encodeRunEventsSignal', () => {
     // The message a writer of an older version sends, and the chat's end.
     expect(decodeRunEventsSignal('12')).toEqual({ kind: 'appended', lastId: 12 });
     expect(decodeRunEventsSignal('end')).toEqual({ kind: 'other' });
+  });
+});
+
+describe('followRunEvents', () => {
+  describe('when given bad options', () => {
+    it('should refuse them naming the field and the rule, before reading anything', async () => {
+      const store = memoryStore() as LogStore;
+      const first = (options: Partial<FollowRunEventsOptions>, runId = 'r') =>
+        follow(store, runId, options)
+          .next()
+          .catch((error: unknown) => error);
+      expect(await first({}, '')).toMatchObject({ field: 'runId', rule: 'must be a non-empty string' });
+      expect(await first({ afterId: -2 })).toMatchObject({ field: 'afterId' });
+      expect(await first({ recheckMs: 0 })).toMatchObject({ field: 'recheckMs' });
+      expect(await first({ isOver: 'no' as never })).toMatchObject({ field: 'isOver' });
+      await store.close?.();
+    });
   });
 });
 
