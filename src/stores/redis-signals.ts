@@ -4,6 +4,11 @@ import { checkOnSignal, checkSignal } from './shared-state-checks.js';
 import { SignalListeners } from './signal-listeners.js';
 import { signalHealthCheckEveryMs } from './store-utils.js';
 
+/** The Redis channel a store with key prefix `prefix` publishes signal channel `channel` on. */
+export function redisSignalChannel(prefix: string, channel: string): string {
+  return `${prefix}signal:${channel}`;
+}
+
 /** `SignalStore` on Redis pub/sub, plus `close` for its subscriber connection. */
 export interface RedisSignals extends SignalStore {
   /** Closes the subscriber connection (the commands connection is the store's). */
@@ -42,7 +47,7 @@ export function createRedisSignals({
   let subscriber: Promise<Redis> | undefined;
   let opened: Redis | undefined;
   let healthCheck: NodeJS.Timeout | undefined;
-  const channelOf = (channel: string) => `${prefix}signal:${channel}`;
+  const channelOf = (channel: string) => redisSignalChannel(prefix, channel);
   const nameOf = (redisChannel: string) => redisChannel.slice(prefix.length + 'signal:'.length);
 
   const connect = async (): Promise<Redis> => {

@@ -19,6 +19,7 @@ import { type GuardedStore, guardStore } from './guard-store.js';
 import { ADD_ITEMS, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
 import { createRedisSharedState } from './redis-shared-state.js';
 import { createRedisSignals } from './redis-signals.js';
+import { APPEND_AND_SIGNAL } from './run-events-signal.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 import { stampRecord, writeIdOf } from './store-utils.js';
@@ -314,6 +315,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
         await redis.del(itemsKey(sessionId), sessionKeysKey(sessionId));
       },
       appendRunEvents: sharedState.appendRunEvents,
+      [APPEND_AND_SIGNAL]: sharedState.appendRunEventsAndSignal,
       readRunEvents: sharedState.readRunEvents,
       getValue: sharedState.getValue,
       setValueIf: sharedState.setValueIf,

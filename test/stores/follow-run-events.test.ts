@@ -3,7 +3,12 @@ import type { RunEventLogStore, SignalStore, Store, StoredRunEvent } from '../..
 import { type FollowRunEventsOptions, followRunEvents } from '../../src/stores/follow-run-events.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { RunEventLogWriter } from '../../src/stores/run-event-log-writer.js';
-import { decodeRunEventsSignal, encodeRunEventsSignal } from '../../src/stores/run-events-signal.js';
+import {
+  APPEND_AND_SIGNAL,
+  appendAndAnnounceRunEvents,
+  decodeRunEventsSignal,
+  encodeRunEventsSignal,
+} from '../../src/stores/run-events-signal.js';
 import { type OpenedSharedState, sharedStateBackends } from '../helpers/shared-state-backends.js';
 import { withoutSignals } from '../helpers/without-signals.js';
 
@@ -194,6 +199,58 @@ for (const backend of sharedStateBackends) {
 
         expect(idsOf(rest)).toEqual(range(1, 302));
         expect(reads()).toBeGreaterThan(1);
+      });
+    });
+
+    describe('when the store appends and signals in one trip', () => {
+      it('should store, refuse and announce exactly what the append then the signal do', async () => {
+        const { follower, writer } = await open();
+        const simple = new Proxy(writer, {
+          get: (target, key) => (key === APPEND_AND_SIGNAL ? undefined : Reflect.get(target, key)),
+        });
+        const heard: Record<string, string[]> = { together: [], apart: [] };
+        const unsubscribe = await Promise.all(
+          Object.keys(heard).map((runId) =>
+            follower.onSignal!(`events:${runId}`, (message) => heard[runId]!.push(message)),
+          ),
+        );
+        const play = async (store: LogStore, runId: string) => {
+          const outcomes: string[] = [];
+          for (const [firstId, events] of [
+            [0, ['a', 'b']],
+            [1, ['b', 'c']],
+            [5, ['gap']],
+            [3, ['d']],
+            [4, []],
+          ] as const) {
+            outcomes.push(
+              await appendAndAnnounceRunEvents(store, runId, firstId, events, { ttlMs: 60_000 }).then(
+                async ({ announced }) => {
+                  await announced;
+                  return 'ok';
+                },
+                (error: Error) => error.name,
+              ),
+            );
+          }
+          return outcomes;
+        };
+        const together = await play(writer, 'together');
+        const apart = await play(simple, 'apart');
+        await until(() => heard.together!.length >= 3 && heard.apart!.length >= 3);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+
+        expect(together).toEqual(apart);
+        expect(together).toEqual(['ok', 'ok', 'RunEventGapError', 'ok', 'ok']);
+        expect((await writer.readRunEvents('together')).map((event) => event.data)).toEqual([
+          'a',
+          'b',
+          'c',
+          'd',
+        ]);
+        expect(await writer.readRunEvents('together')).toEqual(await writer.readRunEvents('apart'));
+        expect(heard.together).toEqual(heard.apart);
+        await Promise.all(unsubscribe.map((each) => each()));
       });
     });
 
