@@ -92,7 +92,9 @@ export function createPostgresSharedState({
   };
   type AppendAnswer = { next_id: number; expired: boolean };
   // Concurrent appends (one per run at a time) share a statement and its commit: under load, many runs'
-  // batches cost one round trip and one WAL flush (bench/web-relay; results under bench/results/).
+  // batches cost one round trip and one WAL flush (bench/web-relay). One statement in flight: the relay's
+  // latency was the same as with two, and queued runs' checkpoints found more of the pool free
+  // (bench/src/durable.mjs; results under bench/results/).
   const appends = new CallBatcher<AppendCall, AppendAnswer>(
     async (calls) => {
       const { rows } = await retrying(() =>
@@ -101,7 +103,7 @@ export function createPostgresSharedState({
       const byRun = new Map(rows.map((row) => [row.run_id, row]));
       return calls.map((call) => byRun.get(call.run_id)!);
     },
-    { lanes: 2, maxBatch: 200, keyOf: (call) => call.run_id },
+    { lanes: 1, maxBatch: 200, keyOf: (call) => call.run_id },
   );
   const purgeExpiredLog = `
     DELETE FROM ${events} WHERE run_id = $1
