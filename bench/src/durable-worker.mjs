@@ -25,4 +25,8 @@ await startWorker({
   name: config.queueName,
   concurrency: 8,
 });
+// bench/src/durable.mjs --profile ends a worker this way, so its CPU profile is written.
+process.on('message', (message) => {
+  if (message === 'exit') process.exit(0);
+});
 process.send('ready');

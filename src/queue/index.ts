@@ -4,6 +4,12 @@
  */
 
 export { isTransient, isTransientInfrastructureError } from '../stores/is-transient.js';
+export {
+  nextRunEventId,
+  RunEventLogWriter,
+  type RunEventLogWriterOptions,
+} from '../stores/run-event-log-writer.js';
+export { eventsChannel } from '../stores/run-events-signal.js';
 export { BackendUnreachableError } from '../stores/store-errors.js';
 export { fairPriority, MAX_TENANT_PRIORITY } from './fair-priority.js';
 export type { LimitStatsRow } from './limits-backend.js';
@@ -18,12 +24,6 @@ export {
   WorkerClosedError,
 } from './queue-errors.js';
 export type { Budget, RateLimits } from './rate-limits.js';
-export {
-  eventsChannel,
-  nextRunEventId,
-  RunEventLogWriter,
-  type RunEventLogWriterOptions,
-} from './run-event-log-writer.js';
 export {
   DEFAULT_QUEUE_NAME,
   type DecideOptions,

@@ -119,9 +119,10 @@ export class RunWaitTimeoutError extends RuntimeConditionError {
 }
 
 /**
- * The queue's event bus (Redis pub/sub or PostgreSQL LISTEN/NOTIFY) did not answer within its bound or
- * lost its connection: a `queue.events` follower cannot subscribe now, or an event was not sent (the
- * store's event log and run record still hold the truth).
+ * The queue's former event bus did not answer within its bound. Kept so code that checks for it still
+ * compiles.
+ * @deprecated Never thrown: `queue.events` reads the store's run event log, whose failures are the
+ * store's errors (`StoreUnavailableError`), and a follower retries them itself.
  */
 export class EventBusUnavailableError extends RuntimeConditionError {
   /** A connection problem: trying again later may succeed. */

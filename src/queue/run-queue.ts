@@ -10,10 +10,10 @@ import type { ChatMessage } from '../api/types/chat.js';
 import { defaults } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
 import { isTransient } from '../stores/is-transient.js';
+import { hasRunEventLog, RunEventLogWriter } from '../stores/run-event-log-writer.js';
+import { eventsChannel, RUN_END_SIGNAL } from '../stores/run-events-signal.js';
 import { createLimitsBackend } from './create-limits-backend.js';
-import { createEventBus, type EventBus, encodeEvent } from './event-bus.js';
 import { fairPriority } from './fair-priority.js';
-import { followEvents } from './follow-events.js';
 import type { LimitStatsRow, LimitsBackend } from './limits-backend.js';
 import { type BullBackend, loadBullBackend, type RunJobData } from './load-bullmq.js';
 import {
@@ -23,7 +23,7 @@ import {
   type QueueConnection,
 } from './queue-connection.js';
 import { QueueUnavailableError, RunStoppedError, RunWaitTimeoutError } from './queue-errors.js';
-import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
+import { encodeRunEvent, followQueuedRun } from './queued-run-events.js';
 import { readRunJobMeta, saveRunJobMeta } from './run-job-meta.js';
 import { canRecordStop, isStoppedRecord, markStopped, requestStop } from './run-stop.js';
 
@@ -42,9 +42,7 @@ export interface RunQueueOptions {
   attempts?: number;
   /**
    * How long `enqueue`, `approve` and `reject` wait for the queue's backend to accept the job before
-   * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again); it also bounds
-   * each call of the queue's event bus (`stop`'s `abort` event, `events` subscribing), which fails with
-   * `EventBusUnavailableError`. @default 10_000
+   * failing with a `QueueUnavailableError` (the run's record stays stored: enqueue it again). @default 10_000
    */
   enqueueTimeoutMs?: number;
   /**
@@ -145,7 +143,6 @@ export class RunQueue {
   readonly #connectTimeoutMs: number;
   #connected = false;
   #backend: Promise<{ backend: BullBackend; queue: Queue<RunJobData> }> | undefined;
-  #bus: EventBus | undefined;
   #limits: LimitsBackend | undefined;
 
   constructor(options: RunQueueOptions) {
@@ -244,14 +241,38 @@ export class RunQueue {
     { timeout = 60_000 }: WaitUntilFinishedOptions = {},
   ): Promise<RunRecord> {
     const deadline = Date.now() + timeout;
-    for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
-      const record = await this.#store.getRun(runId);
-      if (!record) throw new RunStateError(`No stored run "${runId}"`);
-      if (record.status !== 'running') return record;
-      if (Date.now() + wait > deadline) {
-        throw new RunWaitTimeoutError({ runId, timeoutMs: timeout, status: record.status });
+    // Woken by the worker's end signal, so the wait ends as the outcome is recorded; the backoff reads
+    // are for a lost signal (or a store without signals).
+    let wake: (() => void) | undefined;
+    let ended = false;
+    const unsubscribe = await this.#store
+      .onSignal?.(eventsChannel(runId), (message) => {
+        if (message !== RUN_END_SIGNAL) return;
+        ended = true;
+        wake?.();
+      })
+      .catch(() => undefined);
+    try {
+      for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
+        ended = false;
+        const record = await this.#store.getRun(runId);
+        if (!record) throw new RunStateError(`No stored run "${runId}"`);
+        if (record.status !== 'running') return record;
+        if (Date.now() + wait > deadline) {
+          throw new RunWaitTimeoutError({ runId, timeoutMs: timeout, status: record.status });
+        }
+        if (ended) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, unsubscribe ? Math.max(wait, 250) : wait);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
       }
-      await new Promise((resolve) => setTimeout(resolve, wait));
+    } finally {
+      await unsubscribe?.().catch(() => undefined);
     }
   }
 
@@ -360,12 +381,10 @@ export class RunQueue {
     const ended = (await markStopped(this.#store, storedId, reason)) ?? record;
     if (!isStoppedRecord(ended)) return ended;
     const event = { type: 'abort' as const, reason: new RunStoppedError(reason) };
-    this.#bus ??= createEventBus(this.#connection, this.name, this.#enqueueTimeoutMs);
-    await this.#bus.publish(storedId, event).catch(() => undefined);
     if (hasRunEventLog(this.#store)) {
       for (const id of logIds) {
         const log = new RunEventLogWriter(this.#store, id);
-        log.push(encodeEvent(event));
+        log.push(encodeRunEvent(event));
         await log.close();
       }
     }
@@ -373,15 +392,16 @@ export class RunQueue {
   }
 
   /**
-   * The events of a run as the worker running it emits them (Redis pub/sub or PostgreSQL LISTEN/NOTIFY),
-   * from the call until it finishes or pauses; ends at once when it already has. It subscribes when
-   * called (so call it before `enqueue` with your own `runId` to miss nothing) and unsubscribes when the
-   * iteration ends or breaks. Events are best-effort: a run resumed after a crash starts over with
-   * `start`; the store holds the truth.
+   * The events of a run, read from the store's run event log (every worker appends there) and woken by
+   * its signals: the part of the run under way when called (a late follower replays it; a run resumed
+   * after a pause starts after its pause), then each event as it is stored, until the run finishes,
+   * pauses, fails or is stopped; it ends at once when the run already has. Events are the JSON form of
+   * `AgentEvent` (`toAgentEventJson`: errors as `{ name, message }`). A run taken over after a crash goes
+   * on in the same iteration, `start` again included. Needs a store with a run event log, as the bundled
+   * ones have (a `ConfigurationError` naming `store` otherwise).
    */
   events(runId: string): AsyncIterable<AgentEvent> {
-    this.#bus ??= createEventBus(this.#connection, this.name, this.#enqueueTimeoutMs);
-    return followEvents(this.#bus, runId, () => this.#store.getRun(runId));
+    return followQueuedRun(this.#store, runId);
   }
 
   /**
@@ -454,7 +474,7 @@ export class RunQueue {
   async close(): Promise<void> {
     const backend = this.#backend;
     this.#backend = undefined;
-    await Promise.all([backend && (await backend).queue.close(), this.#bus?.close(), this.#limits?.close()]);
+    await Promise.all([backend && (await backend).queue.close(), this.#limits?.close()]);
     this.#limits = undefined;
   }
 

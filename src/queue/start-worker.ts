@@ -6,14 +6,15 @@ import type { AgentEvent } from '../agent/events.js';
 import { defaults } from '../core/defaults.js';
 import { APIError, RateLimitError } from '../core/errors.js';
 import { isTransient } from '../stores/is-transient.js';
+import { hasRunEventLog, RunEventLogWriter } from '../stores/run-event-log-writer.js';
+import { announceRunEnd } from '../stores/run-events-signal.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
 import { checkWorkerClock, repairStalledCheck, watchWorkerClock } from './check-worker-clock.js';
-import { createEventBus, encodeEvent } from './event-bus.js';
 import { loadBullBackend, type RunJobData } from './load-bullmq.js';
 import { checkReachable, normalizeConnection, type QueueConnection } from './queue-connection.js';
 import { RunStoppedError, StoreRewoundError } from './queue-errors.js';
+import { encodeRunEvent } from './queued-run-events.js';
 import type { RateLimits } from './rate-limits.js';
-import { hasRunEventLog, RunEventLogWriter } from './run-event-log-writer.js';
 import { DEFAULT_QUEUE_NAME, RunQueue } from './run-queue.js';
 import { markStopped, readStopRequest, watchStop } from './run-stop.js';
 import { createWorkerLimits } from './worker-limits.js';
@@ -162,7 +163,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
   }
   const name = options.name ?? DEFAULT_QUEUE_NAME;
   await checkReachable(connection, options.connectTimeoutMs ?? defaults.connectTimeoutMs);
-  const bus = createEventBus(connection, name);
   const store = deferFailures(options.store);
   const onError = options.onError ?? (() => undefined);
   const lockDuration = options.lockDurationMs ?? 30_000;
@@ -183,23 +183,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       ? new RunEventLogWriter(options.store, runId, { ttlMs: options.eventLogTtlMs, onError })
       : undefined;
 
-  // Sends an event to the queue's bus (`queue.events`) and to the run's stored log.
-  const publish = (runId: string, event: AgentEvent, log: EventSink | undefined) => {
-    bus.publish(runId, event).catch(onError);
-    log?.push(event);
-  };
-
   // An event of a run this worker does not drive (it failed for good): appended on its own.
   const publishError = (runId: string, error: unknown) => {
     const log = openLog(runId);
-    publish(runId, { type: 'error', error }, log && { push: (event) => log.push(encodeEvent(event)) });
+    log?.push(encodeRunEvent({ type: 'error', error }));
     log?.close().catch(onError);
   };
 
   // The run was asked to stop: recorded as stopped, its followers told with an `abort` event.
   const endStopped = async (runId: string, reason: string | undefined, log: EventSink) => {
     await markStopped(options.store, runId, reason);
-    publish(runId, { type: 'abort', reason: new RunStoppedError(reason) }, log);
+    log.push({ type: 'abort', reason: new RunStoppedError(reason) });
     return 'stopped';
   };
 
@@ -248,7 +242,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       const rewound = new StoreRewoundError({ runId, version: record.version, highest });
       onError(rewound);
       await markFailed(options.store, runId, rewound, { onError });
-      publish(runId, { type: 'error', error: rewound }, log);
+      log.push({ type: 'error', error: rewound });
       throw new backend.UnrecoverableError(rewound.message);
     }
     const ours = record.writeId !== undefined && ownWrites.get(runId)?.includes(record.writeId);
@@ -275,7 +269,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     const sink: EventSink = {
       push(event) {
         if (observer?.onEnd && (held.length > 0 || TERMINAL_EVENTS.has(event.type))) held.push(event);
-        else log?.push(encodeEvent(event));
+        else log?.push(encodeRunEvent(event));
       },
     };
     const attempt: JobAttempt = { log: sink, observer, ended: undefined };
@@ -298,8 +292,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         await observer.onEnd({ status: attempt.ended, record }).catch(onError);
       }
       if (held.length > 0) {
-        for (const event of held) log?.push(encodeEvent(event));
+        for (const event of held) log?.push(encodeRunEvent(event));
         await storeEvents();
+      }
+      // The outcome is recorded: whoever waits for it (`waitUntilFinished`, a follower) reads it now.
+      if (attempt.ended) {
+        for (const id of new Set([eventLogId, runId])) await announceRunEnd(options.store, id);
       }
       await observer?.onRelease?.().catch(onError);
     }
@@ -335,7 +333,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       }
       transientFailures.delete(runId);
       const error = new backend.UnrecoverableError(job.data.failure);
-      publish(runId, { type: 'error', error }, log);
+      log.push({ type: 'error', error });
       attempt.ended = 'failed';
       throw error;
     }
@@ -347,7 +345,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
     if (!agent) {
       const error = new backend.UnrecoverableError(`No agent "${agentName}" in this worker`);
       await markFailed(options.store, runId, error).catch(onError);
-      publish(runId, { type: 'error', error }, log);
+      log.push({ type: 'error', error });
       attempt.ended = 'failed';
       throw error;
     }
@@ -372,7 +370,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
         onEvent: (event) => {
           if (runSignal.aborted) return;
           runLimits.observe(event);
-          publish(runId, event, log);
+          log.push(event);
           observer?.onEvent?.(event);
         },
         ...runLimits.options,
@@ -412,7 +410,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
           return await retryTransient(job, token, error);
         }
         transientFailures.delete(runId);
-        publish(runId, { type: 'error', error }, log);
+        log.push({ type: 'error', error });
         attempt.ended = 'failed';
         throw new backend.UnrecoverableError(error instanceof Error ? error.message : String(error));
       }
@@ -537,7 +535,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunWorke
       // stalled check (lockDurationMs) frees it. Our own runs have returned above, so this waits only for
       // those hand-backs.
       await worker.close(false);
-      await Promise.all([bus.close(), producer?.close(), limits.close(), stopRepair?.()]);
+      await Promise.all([producer?.close(), limits.close(), stopRepair?.()]);
     })();
     return closing;
   };

@@ -1,6 +1,7 @@
 import type { RunQueryStore } from '../agent/durable/run-query.js';
 import type { RunEventLogStore, SharedValueStore, SignalStore, Store } from '../agent/durable/store.js';
 import { SvcError } from '../core/errors.js';
+import { APPEND_AND_SIGNAL, type AppendAndSignal } from './run-events-signal.js';
 import { StoreClosedError, StoreUnavailableError } from './store-errors.js';
 
 /** The methods a guarded store wraps (every operation of `Store`). */
@@ -44,7 +45,10 @@ export type GuardedStore = Store &
   RunQueryStore &
   RunEventLogStore &
   SignalStore &
-  SharedValueStore;
+  SharedValueStore & {
+    /** The store's append with its signal in one trip, when it has one (internal). */
+    [APPEND_AND_SIGNAL]?: AppendAndSignal;
+  };
 
 /**
  * Gives a store its failure contract in one place: after `close()` every operation rejects with
@@ -66,11 +70,18 @@ export function guardStore(
       await store.close();
     },
   } as GuardedStore;
-  for (const operation of OPERATIONS) {
-    const method = store[operation] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+  // The internal append-and-signal is guarded as the append it is.
+  const operations: Array<[keyof GuardedStore, (typeof OPERATIONS)[number]]> = [
+    ...OPERATIONS.map(
+      (operation) => [operation, operation] as [keyof GuardedStore, (typeof OPERATIONS)[number]],
+    ),
+    [APPEND_AND_SIGNAL, 'appendRunEvents'],
+  ];
+  for (const [key, operation] of operations) {
+    const method = store[key] as ((...args: unknown[]) => Promise<unknown>) | undefined;
     // `commitRun` and the shared-state operations are optional: a store without one goes on without it.
     if (method === undefined) continue;
-    (guarded as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
+    (guarded as unknown as Record<PropertyKey, unknown>)[key] = async (...args: unknown[]) => {
       if (closed) throw new StoreClosedError({ store: storeName, operation });
       try {
         return await method.apply(store, args);

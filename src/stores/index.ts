@@ -37,12 +37,19 @@ export {
 } from '../agent/durable/summarize-run.js';
 export { RunConflictError } from '../agent/errors.js';
 export { type FileStoreOptions, fileStore } from './file-store.js';
+export { type FollowRunEventsOptions, followRunEvents } from './follow-run-events.js';
 export type { GuardedStore } from './guard-store.js';
 export { isTransient } from './is-transient.js';
 export { defaultMemoryStoreOptions, type MemoryStoreOptions, memoryStore } from './memory-store.js';
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.js';
 export { queryRuns } from './query-runs.js';
 export { type RedisStoreOptions, redisStore } from './redis-store.js';
+export {
+  nextRunEventId,
+  RunEventLogWriter,
+  type RunEventLogWriterOptions,
+} from './run-event-log-writer.js';
+export { eventsChannel } from './run-events-signal.js';
 export {
   BackendUnreachableError,
   RunEventGapError,

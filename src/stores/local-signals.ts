@@ -1,5 +1,6 @@
 import type { SignalStore } from '../agent/durable/store.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
+import { SignalListeners } from './signal-listeners.js';
 import { deliverSignal } from './store-utils.js';
 
 /** `SignalStore` within one process, plus `clear` (a closed store drops its listeners). */
@@ -14,29 +15,18 @@ export interface LocalSignals extends SignalStore {
  * a listener that throws is reported to `onWarning` without keeping the message from the others.
  */
 export function createLocalSignals(onWarning: (message: string) => void): LocalSignals {
-  const listeners = new Map<string, Set<(message: string) => void>>();
+  const listeners = new SignalListeners(onWarning);
   return {
     async signal(channel, message) {
       checkSignal(channel, message);
-      const current = listeners.get(channel);
-      if (!current || current.size === 0) return;
-      const snapshot = [...current];
-      queueMicrotask(() => deliverSignal(snapshot, channel, message, onWarning));
+      const snapshot = listeners.snapshot(channel);
+      if (snapshot) queueMicrotask(() => deliverSignal(snapshot, channel, message, onWarning));
     },
     async onSignal(channel, listener) {
       checkOnSignal(channel, listener);
-      // Each subscription is its own entry, so subscribing one function twice needs two unsubscribes.
-      const own = (message: string) => listener(message);
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set();
-        listeners.set(channel, set);
-      }
-      set.add(own);
+      const { remove } = listeners.add(channel, listener);
       return async () => {
-        const current = listeners.get(channel);
-        current?.delete(own);
-        if (current?.size === 0) listeners.delete(channel);
+        remove();
       };
     },
     clear() {

@@ -1,10 +1,14 @@
 import type { QueryResult, QueryResultRow } from 'pg';
 import type { RunEventLogStore, SharedValueStore, StoredRunEvent } from '../agent/durable/store.js';
+import { CallBatcher } from './call-batcher.js';
+import { encodeSignal } from './postgres-signals.js';
+import type { AppendAndSignal } from './run-events-signal.js';
 import {
   checkAppendRunEvents,
   checkGetValue,
   checkReadRunEvents,
   checkSetValueIf,
+  checkSignal,
 } from './shared-state-checks.js';
 import { RunEventGapError } from './store-errors.js';
 
@@ -16,10 +20,14 @@ export interface PostgresSharedStateOptions {
   query: <R extends QueryResultRow>(text: string, values: unknown[]) => Promise<QueryResult<R>>;
   /** Runs an operation that is safe to repeat again on a fresh connection when its connection was lost. */
   retrying: <T>(operation: () => Promise<T>) => Promise<T>;
+  /** The PostgreSQL channel of the store's signals (`signalChannelOf`): an append can NOTIFY on it. */
+  signalChannel: string;
 }
 
 /** `RunEventLogStore` and `SharedValueStore` on PostgreSQL, plus `pruneExpired`. */
 export interface PostgresSharedState extends RunEventLogStore, SharedValueStore {
+  /** `appendRunEvents` and, in the same statement and commit, the signal (once the events are stored). */
+  appendRunEventsAndSignal: AppendAndSignal;
   /** Deletes expired event logs and values (reads already treat them as absent). */
   pruneExpired(): Promise<void>;
 }
@@ -39,58 +47,96 @@ export function createPostgresSharedState({
   schema,
   query,
   retrying,
+  signalChannel,
 }: PostgresSharedStateOptions): PostgresSharedState {
   const events = `${schema}.run_events`;
   const values = `${schema}.shared_values`;
-  // $1 run id, $2 firstId, $3 events as a JSON array, $4 ttl ms or null.
+  // $1: the appends as a JSON array of { run_id, first_id, events (an array of texts), ttl (ms or null),
+  // notify (a signal's payload or null) }, at most one per run; $2: the signals' channel. Per run, as one
+  // append alone: the gap check, the skipping of stored ids, the insert, the expiry's refresh, and the
+  // NOTIFY of an append that stored its events (delivered at commit, once they are readable).
   const appendStatement = `
-    WITH last AS (
-      SELECT id, expires_at FROM ${events} WHERE run_id = $1 ORDER BY id DESC LIMIT 1
+    WITH req AS (
+      SELECT * FROM jsonb_to_recordset($1::jsonb)
+        AS r(run_id text, first_id integer, events jsonb, ttl bigint, notify text)
     ), state AS (
-      SELECT coalesce((SELECT id + 1 FROM last), 0) AS next_id,
-             coalesce((SELECT expires_at <= ${NOW_MS} FROM last), false) AS expired,
-             coalesce($4::bigint + ${NOW_MS}, (SELECT expires_at FROM last)) AS expires_at
+      SELECT req.run_id, req.first_id, req.events, req.ttl, req.notify, last.id AS last_id,
+             coalesce(last.id + 1, 0) AS next_id,
+             coalesce(last.expires_at <= ${NOW_MS}, false) AS expired,
+             coalesce(req.ttl + ${NOW_MS}, last.expires_at) AS expires_at
+      FROM req LEFT JOIN LATERAL (
+        SELECT id, expires_at FROM ${events} WHERE run_id = req.run_id ORDER BY id DESC LIMIT 1
+      ) last ON true
     ), inserted AS (
       INSERT INTO ${events} (run_id, id, data, expires_at)
-      SELECT $1, $2::integer + e.ord::integer - 1, e.value, state.expires_at
-      FROM jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS e(value, ord), state
-      WHERE NOT state.expired AND $2::integer <= state.next_id AND $2::integer + e.ord - 1 >= state.next_id
+      SELECT s.run_id, s.first_id + e.ord::integer - 1, e.value, s.expires_at
+      FROM state s, jsonb_array_elements_text(s.events) WITH ORDINALITY AS e(value, ord)
+      WHERE NOT s.expired AND s.first_id <= s.next_id AND s.first_id + e.ord - 1 >= s.next_id
       ON CONFLICT (run_id, id) DO NOTHING
     ), touched AS (
-      UPDATE ${events} SET expires_at = (SELECT expires_at FROM state)
-      WHERE run_id = $1 AND $4::bigint IS NOT NULL AND id = (SELECT id FROM last)
-        AND NOT (SELECT expired FROM state)
-        AND $2::integer + jsonb_array_length($3::jsonb) <= (SELECT next_id FROM state)
+      UPDATE ${events} AS row SET expires_at = s.expires_at
+      FROM state s
+      WHERE row.run_id = s.run_id AND row.id = s.last_id AND s.ttl IS NOT NULL AND NOT s.expired
+        AND s.first_id + jsonb_array_length(s.events) <= s.next_id
+    ), notified AS (
+      SELECT pg_notify($2, s.notify) FROM state s
+      WHERE s.notify IS NOT NULL AND NOT s.expired AND s.first_id <= s.next_id
     )
-    SELECT next_id, expired FROM state`;
+    SELECT run_id, next_id, expired, (SELECT count(*) FROM notified) AS notified FROM state`;
+  type AppendCall = {
+    run_id: string;
+    first_id: number;
+    events: readonly string[];
+    ttl: number | null;
+    notify: string | null;
+  };
+  type AppendAnswer = { next_id: number; expired: boolean };
+  // Concurrent appends (one per run at a time) share a statement and its commit: under load, many runs'
+  // batches cost one round trip and one WAL flush (bench/web-relay). One statement in flight: the relay's
+  // latency was the same as with two, and queued runs' checkpoints found more of the pool free
+  // (bench/src/durable.mjs; results under bench/results/).
+  const appends = new CallBatcher<AppendCall, AppendAnswer>(
+    async (calls) => {
+      const { rows } = await retrying(() =>
+        query<AppendAnswer & { run_id: string }>(appendStatement, [JSON.stringify(calls), signalChannel]),
+      );
+      const byRun = new Map(rows.map((row) => [row.run_id, row]));
+      return calls.map((call) => byRun.get(call.run_id)!);
+    },
+    { lanes: 1, maxBatch: 200, keyOf: (call) => call.run_id },
+  );
   const purgeExpiredLog = `
     DELETE FROM ${events} WHERE run_id = $1
       AND (SELECT expires_at FROM ${events} WHERE run_id = $1 ORDER BY id DESC LIMIT 1) <= ${NOW_MS}`;
   const live = `(expires_at IS NULL OR expires_at > ${NOW_MS})`;
   const expiryOf = (ttlMs: number | undefined) => (ttlMs === undefined ? null : ttlMs);
 
-  return {
-    async appendRunEvents(runId, firstId, appended, options) {
-      const ttlMs = checkAppendRunEvents(runId, firstId, appended, options);
-      const payload = JSON.stringify(appended);
-      for (let attempt = 0; ; attempt++) {
-        const { rows } = await retrying(() =>
-          query<{ next_id: number; expired: boolean }>(appendStatement, [
-            runId,
-            firstId,
-            payload,
-            expiryOf(ttlMs),
-          ]),
-        );
-        const { next_id: nextId, expired } = rows[0]!;
-        if (!expired) {
-          if (firstId > nextId) throw new RunEventGapError({ runId, firstId, nextId });
-          return;
-        }
-        // An expired log is absent: remove it, then append to an empty log (once; a log cannot expire twice).
-        if (attempt > 0) throw new RunEventGapError({ runId, firstId, nextId: 0 });
-        await retrying(() => query(purgeExpiredLog, [runId]));
+  async function append(
+    runId: string,
+    firstId: number,
+    appended: readonly string[],
+    options: { ttlMs?: number } | undefined,
+    notify: string | null,
+  ): Promise<void> {
+    const ttlMs = checkAppendRunEvents(runId, firstId, appended, options);
+    const call = { run_id: runId, first_id: firstId, events: appended, ttl: expiryOf(ttlMs), notify };
+    for (let attempt = 0; ; attempt++) {
+      const { next_id: nextId, expired } = await appends.submit(call);
+      if (!expired) {
+        if (firstId > nextId) throw new RunEventGapError({ runId, firstId, nextId });
+        return;
       }
+      // An expired log is absent: remove it, then append to an empty log (once; a log cannot expire twice).
+      if (attempt > 0) throw new RunEventGapError({ runId, firstId, nextId: 0 });
+      await retrying(() => query(purgeExpiredLog, [runId]));
+    }
+  }
+
+  return {
+    appendRunEvents: (runId, firstId, appended, options) => append(runId, firstId, appended, options, null),
+    appendRunEventsAndSignal: (runId, firstId, appended, options, signal) => {
+      checkSignal(signal.channel, signal.message);
+      return append(runId, firstId, appended, options, encodeSignal(signal.channel, signal.message));
     },
     async readRunEvents(runId, afterId, limit) {
       checkReadRunEvents(runId, afterId, limit);

@@ -1,7 +1,9 @@
 import type { Notification, Pool, PoolClient } from 'pg';
 import type { SignalStore } from '../agent/durable/store.js';
+import { CallBatcher } from './call-batcher.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
-import { deliverSignal, signalHealthCheckEveryMs } from './store-utils.js';
+import { SignalListeners } from './signal-listeners.js';
+import { signalHealthCheckEveryMs } from './store-utils.js';
 
 /** `SignalStore` on PostgreSQL LISTEN/NOTIFY, plus `close` for its listening connection. */
 export interface PostgresSignals extends SignalStore {
@@ -70,7 +72,7 @@ export function createPostgresSignals({
   onWarning,
 }: PostgresSignalsOptions): PostgresSignals {
   const pgChannel = signalChannelOf(schemaName);
-  const listeners = new Map<string, Set<(message: string) => void>>();
+  const listeners = new SignalListeners(onWarning);
   let listening: Promise<Listener> | undefined;
   let closed = false;
   let reconnecting = false;
@@ -79,8 +81,7 @@ export function createPostgresSignals({
   const onNotification = (notification: Notification) => {
     if (notification.channel !== pgChannel || notification.payload === undefined) return;
     const decoded = decodeSignal(notification.payload);
-    const current = decoded && listeners.get(decoded.channel);
-    if (current) deliverSignal(current, decoded.channel, decoded.message, onWarning);
+    if (decoded) listeners.deliver(decoded.channel, decoded.message);
   };
 
   const connect = (): Promise<Listener> => {
@@ -162,29 +163,33 @@ export function createPostgresSignals({
     }
   };
 
+  // Signals sent while one NOTIFY statement is in flight go together in the next: one transaction, and
+  // one turn of PostgreSQL's commit-time notify lock, for many (bench/web-relay). One lane keeps them in
+  // the order sent; a payload sent twice goes in two statements, since PostgreSQL folds identical
+  // notifications of one transaction into one.
+  const notifications = new CallBatcher<string, void>(
+    async (payloads) => {
+      await (await pool()).query({
+        text: 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload',
+        values: [pgChannel, payloads],
+        query_timeout: commandTimeoutMs,
+      } as never);
+      return payloads.map(() => undefined);
+    },
+    { lanes: 1, maxBatch: 500, keyOf: (payload) => payload },
+  );
+
   return {
     async signal(channel, message) {
       checkSignal(channel, message);
-      await (await pool()).query({
-        text: 'SELECT pg_notify($1, $2)',
-        values: [pgChannel, encodeSignal(channel, message)],
-        query_timeout: commandTimeoutMs,
-      } as never);
+      await notifications.submit(encodeSignal(channel, message));
     },
     async onSignal(channel, listener) {
       checkOnSignal(channel, listener);
       await listen();
-      const own = (message: string) => listener(message);
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set();
-        listeners.set(channel, set);
-      }
-      set.add(own);
-      const subscribed = set;
+      const { remove } = listeners.add(channel, listener);
       return async () => {
-        subscribed.delete(own);
-        if (subscribed.size === 0 && listeners.get(channel) === subscribed) listeners.delete(channel);
+        remove();
       };
     },
     async close() {

@@ -18,7 +18,8 @@ import { isTransientSqlState } from './is-transient.js';
 import { migratePostgres, quoteIdentifier } from './postgres-migrations.js';
 import { createPostgresRunIndex, insertRunQuery, updateRunQuery } from './postgres-run-index.js';
 import { createPostgresSharedState } from './postgres-shared-state.js';
-import { createPostgresSignals } from './postgres-signals.js';
+import { createPostgresSignals, signalChannelOf } from './postgres-signals.js';
+import { APPEND_AND_SIGNAL } from './run-events-signal.js';
 import { normalizeRunQuery } from './run-query-input.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
@@ -226,7 +227,12 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
     );
     return { deleted: rowCount ?? 0 };
   };
-  const sharedState = createPostgresSharedState({ schema, query, retrying });
+  const sharedState = createPostgresSharedState({
+    schema,
+    query,
+    retrying,
+    signalChannel: signalChannelOf(schemaName),
+  });
   const queryIndex = createPostgresRunIndex({
     schema,
     query,
@@ -361,6 +367,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): GuardedStore 
         );
       },
       appendRunEvents: sharedState.appendRunEvents,
+      [APPEND_AND_SIGNAL]: sharedState.appendRunEventsAndSignal,
       readRunEvents: sharedState.readRunEvents,
       getValue: sharedState.getValue,
       setValueIf: sharedState.setValueIf,

@@ -108,6 +108,20 @@ return length
 `;
 
 /**
+ * `APPEND_RUN_EVENTS`, then (when the append was not refused) PUBLISH of its signal, in one call. KEYS:
+ * the log. ARGV: first id, ttl ms ('' for none), the signal's Redis channel, its message, then the events.
+ */
+export const APPEND_RUN_EVENTS_AND_PUBLISH = `
+local length = redis.call('LLEN', KEYS[1])
+local first = tonumber(ARGV[1])
+if first > length then return -1 - length end
+for i = 5 + length - first, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return length
+`;
+
+/**
  * Compare-and-set of a shared value, a hash {version, value}: writes only when the stored version (0
  * when absent or expired) is ARGV[1]. KEYS: the value's hash. ARGV: expected version, '1' to delete
  * (else '0'), value, ttl ms ('' for none: a write without ttl does not expire). Returns 1 when written.

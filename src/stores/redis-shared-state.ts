@@ -1,12 +1,15 @@
 import type { Redis } from 'ioredis';
 import type { RunEventLogStore, SharedValueStore, StoredRunEvent } from '../agent/durable/store.js';
 import { evalScript } from './eval-script.js';
-import { APPEND_RUN_EVENTS, SET_VALUE_IF } from './redis-scripts.js';
+import { APPEND_RUN_EVENTS, APPEND_RUN_EVENTS_AND_PUBLISH, SET_VALUE_IF } from './redis-scripts.js';
+import { redisSignalChannel } from './redis-signals.js';
+import type { AppendAndSignal } from './run-events-signal.js';
 import {
   checkAppendRunEvents,
   checkGetValue,
   checkReadRunEvents,
   checkSetValueIf,
+  checkSignal,
 } from './shared-state-checks.js';
 import { RunEventGapError } from './store-errors.js';
 
@@ -27,7 +30,8 @@ export interface RedisSharedStateOptions {
 export function createRedisSharedState({
   client,
   prefix,
-}: RedisSharedStateOptions): RunEventLogStore & SharedValueStore {
+}: RedisSharedStateOptions): RunEventLogStore &
+  SharedValueStore & { appendRunEventsAndSignal: AppendAndSignal } {
   const eventsKey = (runId: string) => `${prefix}events:${runId}`;
   const valueKey = (key: string) => `${prefix}value:${key}`;
   return {
@@ -41,6 +45,24 @@ export function createRedisSharedState({
         eventsKey(runId),
         String(firstId),
         ttlMs === undefined ? '' : String(ttlMs),
+        ...events,
+      )) as number;
+      if (length < 0) throw new RunEventGapError({ runId, firstId, nextId: -1 - length });
+    },
+    // The append and its signal's PUBLISH in one script: one round trip per batch (bench/web-relay).
+    async appendRunEventsAndSignal(runId, firstId, events, appendOptions, signal) {
+      const ttlMs = checkAppendRunEvents(runId, firstId, events, appendOptions);
+      checkSignal(signal.channel, signal.message);
+      const redis = await client();
+      const length = (await evalScript(
+        redis,
+        APPEND_RUN_EVENTS_AND_PUBLISH,
+        1,
+        eventsKey(runId),
+        String(firstId),
+        ttlMs === undefined ? '' : String(ttlMs),
+        redisSignalChannel(prefix, signal.channel),
+        signal.message,
         ...events,
       )) as number;
       if (length < 0) throw new RunEventGapError({ runId, firstId, nextId: -1 - length });

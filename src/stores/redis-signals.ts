@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { SignalStore } from '../agent/durable/store.js';
 import { checkOnSignal, checkSignal } from './shared-state-checks.js';
-import { deliverSignal, signalHealthCheckEveryMs } from './store-utils.js';
+import { SignalListeners } from './signal-listeners.js';
+import { signalHealthCheckEveryMs } from './store-utils.js';
 
-/** A subscribed channel: its listeners, and the SUBSCRIBE that made it. */
-interface Channel {
-  listeners: Set<(message: string) => void>;
-  subscribed: Promise<unknown>;
+/** The Redis channel a store with key prefix `prefix` publishes signal channel `channel` on. */
+export function redisSignalChannel(prefix: string, channel: string): string {
+  return `${prefix}signal:${channel}`;
 }
 
 /** `SignalStore` on Redis pub/sub, plus `close` for its subscriber connection. */
@@ -41,20 +41,20 @@ export function createRedisSignals({
   commandTimeoutMs,
   onWarning,
 }: RedisSignalsOptions): RedisSignals {
-  const channels = new Map<string, Channel>();
+  const listeners = new SignalListeners(onWarning);
+  // The SUBSCRIBE of each channel with listeners: a later listener waits for it too.
+  const subscribing = new Map<string, Promise<unknown>>();
   let subscriber: Promise<Redis> | undefined;
   let opened: Redis | undefined;
   let healthCheck: NodeJS.Timeout | undefined;
-  const channelOf = (channel: string) => `${prefix}signal:${channel}`;
+  const channelOf = (channel: string) => redisSignalChannel(prefix, channel);
   const nameOf = (redisChannel: string) => redisChannel.slice(prefix.length + 'signal:'.length);
 
   const connect = async (): Promise<Redis> => {
     const redis = await openSubscriber();
     opened = redis;
     redis.on('message', (redisChannel: string, message: string) => {
-      const channel = nameOf(redisChannel);
-      const current = channels.get(channel);
-      if (current) deliverSignal(current.listeners, channel, message, onWarning);
+      listeners.deliver(nameOf(redisChannel), message);
     });
     let warned = false;
     redis.on('error', (error: Error) => {
@@ -69,7 +69,7 @@ export function createRedisSignals({
         return;
       }
       warned = false;
-      const names = [...channels.keys()].map(channelOf);
+      const names = listeners.channels().map(channelOf);
       if (names.length === 0) return;
       redis.subscribe(...names).catch((error: Error) => {
         onWarning(`redisStore: subscribing again after a reconnect failed (${error.message})`);
@@ -110,35 +110,25 @@ export function createRedisSignals({
     async onSignal(channel, listener) {
       checkOnSignal(channel, listener);
       const redis = await subscriberConnection();
-      let entry = channels.get(channel);
-      if (!entry) {
-        const created: Channel = { listeners: new Set(), subscribed: redis.subscribe(channelOf(channel)) };
-        channels.set(channel, created);
-        created.subscribed.catch(() => {
-          if (channels.get(channel) === created) channels.delete(channel);
-        });
-        entry = created;
-      }
-      const own = (message: string) => listener(message);
-      entry.listeners.add(own);
+      const { first, remove } = listeners.add(channel, listener);
+      if (first) subscribing.set(channel, redis.subscribe(channelOf(channel)));
       // A second listener of a channel being subscribed waits for it too, so it misses nothing after this.
       try {
-        await entry.subscribed;
+        await subscribing.get(channel);
       } catch (error) {
-        entry.listeners.delete(own);
+        if (remove()) subscribing.delete(channel);
         throw error;
       }
-      const subscribed = entry;
       return async () => {
-        subscribed.listeners.delete(own);
-        if (subscribed.listeners.size > 0 || channels.get(channel) !== subscribed) return;
-        channels.delete(channel);
+        if (!remove()) return;
+        subscribing.delete(channel);
         // A connection that is down forgets the channel anyway: it is not subscribed again on `ready`.
         await redis.unsubscribe(channelOf(channel)).catch(() => undefined);
       };
     },
     async close() {
-      channels.clear();
+      listeners.clear();
+      subscribing.clear();
       if (healthCheck) clearInterval(healthCheck);
       healthCheck = undefined;
       const current = subscriber;

@@ -21,6 +21,7 @@ import { indexOldRedisRuns, queryRedisRuns, redisIndexArgs } from './redis-run-i
 import { ADD_ITEMS, DELETE_RUN, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
 import { createRedisSharedState } from './redis-shared-state.js';
 import { createRedisSignals } from './redis-signals.js';
+import { APPEND_AND_SIGNAL } from './run-events-signal.js';
 import { normalizeRunQuery } from './run-query-input.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
@@ -337,6 +338,7 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
         await redis.del(itemsKey(sessionId), sessionKeysKey(sessionId));
       },
       appendRunEvents: sharedState.appendRunEvents,
+      [APPEND_AND_SIGNAL]: sharedState.appendRunEventsAndSignal,
       readRunEvents: sharedState.readRunEvents,
       getValue: sharedState.getValue,
       setValueIf: sharedState.setValueIf,

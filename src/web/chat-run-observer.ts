@@ -2,6 +2,7 @@ import { toAgentEventJson } from '../agent/agent-event-json.js';
 import type { RunRecord, Store } from '../agent/durable/store.js';
 import type { RunResult } from '../agent/run-result.js';
 import type { WorkerRunObserver, WorkerRunStatus } from '../queue/start-worker.js';
+import { announceRunEnd } from '../stores/run-events-signal.js';
 import { type ChatCallNotes, createCallNotesCollector } from './chat-call-notes.js';
 import {
   type ChatRunInfo,
@@ -9,7 +10,6 @@ import {
   chatKeys,
   readJsonValue,
   requireChatStateStore,
-  trySignal,
 } from './chat-state.js';
 import { RunLease, settleChatRun } from './execute-chat-run.js';
 
@@ -110,5 +110,5 @@ export async function endChatRun(
   { keepEndedRunsMs }: { keepEndedRunsMs: number },
 ): Promise<void> {
   await new RunLease(store, run.runId, 0).end(status, status === 'interrupted' ? undefined : keepEndedRunsMs);
-  await trySignal(store, chatKeys.eventsChannel(run.runId), 'end');
+  await announceRunEnd(store, run.runId);
 }

@@ -5,9 +5,10 @@ import type { RunResult } from '../agent/run-result.js';
 import { RunState } from '../agent/run-state.js';
 import type { RunStateJson } from '../agent/run-state-schema.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { RunEventLogWriter } from '../stores/run-event-log-writer.js';
+import { announceRunEnd } from '../stores/run-events-signal.js';
 import { applyDecisions } from './apply-decisions.js';
 import { type ChatCallNotes, createCallNotesCollector, saveCallNotes } from './chat-call-notes.js';
-import { ChatEventLogWriter } from './chat-event-log-writer.js';
 import { type ChatOwner, clientSessionId } from './chat-owner.js';
 import type { ChatRunContinue, ChatRunStart } from './chat-runner.js';
 import {
@@ -17,7 +18,6 @@ import {
   chatKeys,
   type PausedChatRun,
   readJsonValue,
-  trySignal,
 } from './chat-state.js';
 import { type UIChunkWriter, uiChunkWriter } from './ui-chunk-writer.js';
 
@@ -91,7 +91,8 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   const stopTimer = setInterval(() => void checkStop(), stopCheckMs);
   const lease = new RunLease(store, runId, leaseMs);
   await lease.renew();
-  const log = new ChatEventLogWriter(store, runId, keepEndedRunsMs);
+  // A new chat run's log starts at id 0; it outlives the run's values so a late relay still reads it.
+  const log = new RunEventLogWriter(store, runId, { firstId: 0, ttlMs: keepEndedRunsMs * 2 });
   // The log lives as long as the run: renewed with the lease, so a run quiet for longer than the log's
   // time to live (a long tool, a slow model) does not lose its log, and every later event, mid-run.
   const leaseTimer = setInterval(
@@ -134,12 +135,12 @@ export async function executeChatRun(options: ExecuteChatRunOptions): Promise<Ch
   }
   if (!result && stopped) outcome = 'stopped';
   ui.close();
-  await log.flush();
+  await log.close();
   await settleChatRun({ store, run, outcome, result, shown, notes: notes.get() });
   for (const data of held) log.push(data);
-  await log.flush();
+  await log.close();
   await lease.end(outcome, outcome === 'interrupted' ? undefined : keepEndedRunsMs);
-  await trySignal(store, chatKeys.eventsChannel(runId), 'end');
+  await announceRunEnd(store, runId);
   return outcome;
 }
 

@@ -7,9 +7,9 @@ import { SvcClient } from '../../src/api/svc-client.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/types.js';
 import type { QueueConnection } from '../../src/queue/queue-connection.js';
-import { eventsChannel } from '../../src/queue/run-event-log-writer.js';
 import { RunQueue } from '../../src/queue/run-queue.js';
 import { type RunWorker, startWorker } from '../../src/queue/start-worker.js';
+import { eventsChannel } from '../../src/stores/run-events-signal.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { eventually } from '../helpers/eventually.js';
 import { queueBackends } from '../helpers/queue-backends.js';
@@ -106,7 +106,9 @@ for (const backend of queueBackends) {
       expect(typesOf(log)[0]).toBe('start');
       expect(typesOf(log)).toContain('tool-result');
       expect(typesOf(log).at(-1)).toBe('finish');
-      await eventually(async () => signals.at(-1) === String(log.length - 1));
+      // Each batch announced with its last id first, then the end once the outcome is recorded.
+      await eventually(async () => signals.at(-1) === 'end');
+      expect(signals.at(-2)?.split('\n')[0]).toBe(String(log.length - 1));
       await unsubscribe();
     });
 

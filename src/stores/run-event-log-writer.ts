@@ -1,10 +1,6 @@
 import type { RunEventLogStore, Store } from '../agent/durable/store.js';
 import { computeBackoffDelay } from '../transport/retry-timing.js';
-
-/** The signal channel told the last appended id of a run's event log. */
-export function eventsChannel(runId: string): string {
-  return `events:${runId}`;
-}
+import { appendAndAnnounceRunEvents } from './run-events-signal.js';
 
 /** True when the store keeps run event logs. */
 export function hasRunEventLog(store: Store): store is Store & RunEventLogStore {
@@ -35,22 +31,29 @@ export async function nextRunEventId(store: RunEventLogStore, runId: string): Pr
 
 /** Options of `RunEventLogWriter`. */
 export interface RunEventLogWriterOptions {
-  /** Events are appended at most this long after they happen, in one write per batch. @default 10 */
+  /**
+   * Waits this long before appending a first event, to batch more. The default appends at once what is
+   * queued: events that arrive while an append is in flight go together in the next one. @default 0
+   */
   batchMs?: number;
-  /** A batch is written at once when it holds this many events. @default 256 */
+  /** A batch holds at most this many events. @default 256 */
   maxBatch?: number;
   /** The log expires this long after its last append. @default 86_400_000 */
   ttlMs?: number | undefined;
+  /** The id of the first event, when the writer knows it (a new run's log starts at 0): no lookup. */
+  firstId?: number | undefined;
   /** Told about failed appends and signals (an append is retried with the next batch). */
   onError?: ((error: unknown) => void) | undefined;
 }
 
 /**
- * Appends one run's events (as JSON texts) to the store's run event log, in batches, continuing the ids
- * of what is already stored (a run taken over from a killed worker goes on from the log's length), then
- * signals `events:<runId>` with the last id, so a web server following the run reads them. Appends are
- * one at a time and in order; a failed append keeps its events for the next one (the store skips ids it
- * already holds, so a retried append whose reply was lost adds nothing twice).
+ * Appends one run's events (as JSON texts) to the store's run event log, continuing the ids of what is
+ * already stored (a run taken over from a killed worker goes on from the log's length), and announces
+ * each batch on `events:<runId>` with the events themselves when they fit, so followers
+ * (`followRunEvents`) need not read the log. One append at a time, in order; what is pushed meanwhile
+ * goes in the next one, with no fixed delay. A failed append keeps its events for the next one (the store
+ * skips ids it already holds, so a retried append whose reply was lost adds nothing twice). The one
+ * writer of run event logs: workers and the web chat both use it.
  */
 export class RunEventLogWriter {
   readonly #store: Store & RunEventLogStore;
@@ -62,26 +65,37 @@ export class RunEventLogWriter {
   #nextId: Promise<number>;
   #pending: string[] = [];
   #chain: Promise<void> = Promise.resolve();
+  #scheduled = false;
   #timer: NodeJS.Timeout | undefined;
   #failures = 0;
 
   constructor(store: Store & RunEventLogStore, runId: string, options: RunEventLogWriterOptions = {}) {
     this.#store = store;
     this.#runId = runId;
-    this.#batchMs = options.batchMs ?? 10;
+    this.#batchMs = options.batchMs ?? 0;
     this.#maxBatch = options.maxBatch ?? 256;
     this.#ttlMs = options.ttlMs ?? 86_400_000;
     this.#onError = options.onError ?? (() => undefined);
-    this.#nextId = nextRunEventId(store, runId);
+    this.#nextId =
+      options.firstId !== undefined ? Promise.resolve(options.firstId) : nextRunEventId(store, runId);
     // Read again by the first append when it failed.
     this.#nextId.catch(() => undefined);
   }
 
-  /** Queues one event's JSON for the next batch. */
+  /** Queues one event's JSON; it is appended with whatever else is queued once the append in flight ends. */
   push(json: string): void {
     this.#pending.push(json);
-    if (this.#pending.length >= this.#maxBatch) void this.flush();
-    else this.#timer ??= setTimeout(() => void this.flush(), this.#batchMs);
+    if (this.#scheduled || this.#timer) return;
+    if (this.#batchMs > 0) {
+      this.#timer = setTimeout(() => void this.flush(), this.#batchMs);
+      return;
+    }
+    // Appended after the current synchronous burst (and after the append in flight): never a timer.
+    this.#scheduled = true;
+    this.#chain = this.#chain.then(() => {
+      this.#scheduled = false;
+      return this.#appendPending();
+    });
   }
 
   /** Appends what is queued; resolves once it is stored (or the append failed and was reported). */
@@ -90,6 +104,13 @@ export class RunEventLogWriter {
     this.#timer = undefined;
     this.#chain = this.#chain.then(() => this.#appendPending());
     return this.#chain;
+  }
+
+  /** Renews the log's time to live (an empty append), unless nothing was appended yet. */
+  async touch(): Promise<void> {
+    const nextId = await this.#nextId.catch(() => 0);
+    if (nextId === 0) return;
+    await this.#store.appendRunEvents(this.#runId, nextId, [], { ttlMs: this.#ttlMs }).catch(() => undefined);
   }
 
   /**
@@ -109,27 +130,43 @@ export class RunEventLogWriter {
   }
 
   async #appendPending(): Promise<void> {
-    if (this.#pending.length === 0) return;
-    const batch = this.#pending.slice();
-    let firstId: number;
+    // The next append goes while the last batch's signal is on its way; the flush waits for both.
+    let announced: Promise<void> = Promise.resolve();
     try {
-      firstId = await this.#nextId;
-    } catch (error) {
-      this.#nextId = nextRunEventId(this.#store, this.#runId);
-      this.#nextId.catch(() => undefined);
-      return this.#retryLater(error);
+      await this.#appendAll((sent) => {
+        const before = announced;
+        announced = before.then(() => sent);
+      });
+    } finally {
+      await announced;
     }
-    try {
-      await this.#store.appendRunEvents(this.#runId, firstId, batch, { ttlMs: this.#ttlMs });
+  }
+
+  async #appendAll(onAnnounced: (announced: Promise<void>) => void): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.slice(0, this.#maxBatch);
+      let firstId: number;
+      try {
+        firstId = await this.#nextId;
+      } catch (error) {
+        this.#nextId = nextRunEventId(this.#store, this.#runId);
+        this.#nextId.catch(() => undefined);
+        return this.#retryLater(error);
+      }
+      try {
+        const { announced } = await appendAndAnnounceRunEvents(this.#store, this.#runId, firstId, batch, {
+          ttlMs: this.#ttlMs,
+          onSignalError: this.#onError,
+        });
+        onAnnounced(announced);
+      } catch (error) {
+        // Retried from the same first id: if the failed append landed (its reply lost), the store skips
+        // the ids it holds, so nothing is stored twice.
+        return this.#retryLater(error);
+      }
       this.#pending.splice(0, batch.length);
-      const lastId = firstId + batch.length - 1;
-      this.#nextId = Promise.resolve(lastId + 1);
+      this.#nextId = Promise.resolve(firstId + batch.length);
       this.#failures = 0;
-      await this.#store.signal?.(eventsChannel(this.#runId), String(lastId)).catch(this.#onError);
-    } catch (error) {
-      // Retried from the same first id: if the failed append landed (its reply lost), the store skips
-      // the ids it holds, so nothing is stored twice.
-      this.#retryLater(error);
     }
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventLogStore, Store } from '../../src/agent/durable/store.js';
-import { nextRunEventId, RunEventLogWriter } from '../../src/queue/run-event-log-writer.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
+import { nextRunEventId, RunEventLogWriter } from '../../src/stores/run-event-log-writer.js';
 
 type LogStore = Store & RunEventLogStore;
 
@@ -76,7 +76,7 @@ describe('RunEventLogWriter', () => {
     expect(errors.map((error) => (error as Error).message)).toEqual(['reply lost', 'connection reset']);
   });
 
-  it('should signal events:<runId> with the last id of each batch', async () => {
+  it('should announce each batch on events:<runId> with its last id and its events', async () => {
     const { store } = faultyStore(() => undefined);
     const signals: string[] = [];
     await store.onSignal!('events:r', (message) => signals.push(message));
@@ -87,6 +87,7 @@ describe('RunEventLogWriter', () => {
     writer.push('{}');
     await writer.close();
 
-    expect(signals).toEqual(['0', '2']);
+    // The last id first, then the first id and the events themselves, which fit.
+    expect(signals).toEqual(['0\n0\n{}', '2\n1\n{}\n{}']);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { createEventBus } from '../../src/queue/event-bus.js';
-import { normalizeConnection } from '../../src/queue/queue-connection.js';
+import { encodeRunEvent, followQueuedRun } from '../../src/queue/queued-run-events.js';
+import { RunEventLogWriter } from '../../src/stores/run-event-log-writer.js';
 import { createFailingSubAgentsRun } from '../helpers/create-failing-sub-agents-run.js';
 import { queueBackends } from '../helpers/queue-backends.js';
 import { useAgentTestEnv } from '../helpers/use-agent-test-env.js';
@@ -17,26 +17,25 @@ async function subAgentFailureEvents(): Promise<AgentEvent[]> {
 }
 
 for (const backend of queueBackends) {
-  describe.skipIf(!backend.available)(`the event bus on ${backend.name}`, () => {
+  describe.skipIf(!backend.available)(`a queued run's events on ${backend.name}`, () => {
     describe('when sub-agents fail', () => {
       it('should carry their nested errors as name and message, with the API key masked', async () => {
         const events = await subAgentFailureEvents();
         const nested = events.filter((event) => event.type === 'sub-agent');
         const ns = backend.create();
-        const bus = createEventBus(normalizeConnection(ns.connection), ns.queueName);
         try {
+          // Followed from before the run starts, written as a worker writes them.
           const received: unknown[] = [];
-          const done = new Promise<void>((resolve) => {
-            void bus
-              .subscribe('run-1', (event) => {
-                received.push(event);
-                if (received.length === nested.length) resolve();
-              })
-              .then(async () => {
-                for (const event of nested) await bus.publish('run-1', event);
-              });
-          });
-          await done;
+          const following = (async () => {
+            for await (const event of followQueuedRun(ns.store, 'run-1')) received.push(event);
+          })();
+          const writer = new RunEventLogWriter(ns.store as never, 'run-1', { firstId: 0 });
+          for (const event of nested) writer.push(encodeRunEvent(event));
+          writer.push(encodeRunEvent({ type: 'finish', finishReason: 'stop' } as AgentEvent));
+          await writer.close();
+          await following;
+          received.pop();
+          expect(received).toHaveLength(nested.length);
           expect(JSON.stringify(received)).not.toContain(env.emu.apiKey);
           const errors = received.flatMap((event) => {
             const { agent, event: inner } = event as { agent: string; event: { type: string } };
@@ -56,7 +55,6 @@ for (const backend of queueBackends) {
             ],
           ]);
         } finally {
-          await bus.close();
           await ns.cleanup();
         }
       });
