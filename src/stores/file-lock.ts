@@ -42,6 +42,8 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
   }
 }
 
+// A lock's age is its file's mtime, stamped by the OS clock, so it is read against the wall clock, not the
+// store's injected clock (which only times expiries the store itself writes).
 function isStale(path: string): boolean {
   try {
     const text = readFileSync(path, 'utf8');

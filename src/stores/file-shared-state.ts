@@ -3,6 +3,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunEventLogStore, SharedValueStore, StoredRunEvent } from '../agent/durable/store.js';
+import type { Clock } from '../core/clock.js';
 import { asWriteError, atomicWrite, writeFully } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import {
@@ -24,6 +25,8 @@ export interface FileSharedStateOptions {
   fsync: boolean;
   /** An id as a safe file name. */
   fileName: (id: string) => string;
+  /** Where expiry decisions read the time. */
+  clock: Clock;
 }
 
 /** `RunEventLogStore` and `SharedValueStore` in files, plus `pruneExpired`. */
@@ -87,15 +90,19 @@ function stampOf(path: string): string {
   }
 }
 
-const expired = (expiresAt: number | undefined) => expiresAt !== undefined && expiresAt <= Date.now();
-
 /**
  * Event logs as JSON-lines files (`events/<run>.jsonl`, one event per line, appended under the file's
  * lock) and values as small JSON files (`values/<key>.json`, replaced atomically under their lock). A log
  * expires with its last line's `expiresAt`, so a refresh appends one line instead of rewriting the file.
  * Reads take no lock: an append only adds whole lines at the end, and a torn last line is ignored.
  */
-export function createFileSharedState({ dir, fsync, fileName }: FileSharedStateOptions): FileSharedState {
+export function createFileSharedState({
+  dir,
+  fsync,
+  fileName,
+  clock,
+}: FileSharedStateOptions): FileSharedState {
+  const expired = (expiresAt: number | undefined) => expiresAt !== undefined && expiresAt <= clock.now();
   const eventsDir = join(dir, 'events');
   const valuesDir = join(dir, 'values');
   let ready: Promise<unknown> | undefined;
@@ -137,7 +144,7 @@ export function createFileSharedState({ dir, fsync, fileName }: FileSharedStateO
         if (stale) log = { events: [], expiresAt: undefined, size: 0 };
         const nextId = log.events.length;
         if (firstId > nextId) throw new RunEventGapError({ runId, firstId, nextId });
-        const expiresAt = ttlMs === undefined ? log.expiresAt : Date.now() + ttlMs;
+        const expiresAt = ttlMs === undefined ? log.expiresAt : clock.now() + ttlMs;
         const fresh = appended.slice(nextId - firstId);
         const lines = fresh.map((data, index) => JSON.stringify({ id: nextId + index, data, expiresAt }));
         if (lines.length === 0 && ttlMs !== undefined && nextId > 0)
@@ -195,7 +202,7 @@ export function createFileSharedState({ dir, fsync, fileName }: FileSharedStateO
           const stored: StoredValueFile = {
             version: version + 1,
             value,
-            ...(ttlMs !== undefined && { expiresAt: Date.now() + ttlMs }),
+            ...(ttlMs !== undefined && { expiresAt: clock.now() + ttlMs }),
           };
           await atomicWrite(path, JSON.stringify(stored), fsync);
         }

@@ -11,6 +11,7 @@ import type {
 } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
+import { type Clock, systemClock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { createLocalSignals } from './local-signals.js';
@@ -38,8 +39,8 @@ export interface MemoryStoreOptions extends Pick<StoreOptions, 'retentionMs' | '
   maxValues?: number;
   /** A session, run, event log or value not read or written for this long is dropped. @default 86400000 (1 day) */
   idleTtlMs?: number;
-  /** For tests: the clock. */
-  _internal?: { now?: () => number };
+  /** Where expiries, TTLs, idleness and retention read the time (a test moves its own clock instead of sleeping). @default systemClock */
+  clock?: Clock;
 }
 
 /** The defaults of `memoryStore`'s bounds: a chat server's few hundred MB at most (see `bench/`). */
@@ -87,7 +88,8 @@ interface StoredValue {
 export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
   const { retentionMs, onWarning } = resolveStoreOptions(options);
   const { maxSessions, maxRuns, maxValues, idleTtlMs } = resolveBounds(options);
-  const now = options._internal?.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   // Each record with its summary, computed when written: the index `queryRuns` reads, evicted with it.
   const runs = new LruMap<string, { record: RunRecord; indexed: IndexedRun }>({
     maxEntries: maxRuns,
@@ -123,7 +125,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
     return entry;
   };
   const prune = async (olderThanMs: number) => {
-    const cutoff = Date.now() - olderThanMs;
+    const cutoff = now() - olderThanMs;
     let deleted = 0;
     for (const [id, { record }] of runs.entries()) {
       if (isFinished(record.status) && record.updatedAt < cutoff) {
@@ -133,7 +135,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
     }
     return { deleted };
   };
-  const pruneOnWrite = createPruneOnWrite(() => prune(retentionMs), onWarning);
+  const pruneOnWrite = createPruneOnWrite(() => prune(retentionMs), onWarning, now);
   // A write repeated with the id of the write that made the current version is answered, not refused.
   const ours = (current: RunRecord | undefined, version: number, writeId: string) =>
     current?.version === version && current.writeId === writeId;
@@ -151,7 +153,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
     if (!current || current.version !== expectedVersion) {
       throw new RunConflictError({ runId: id, expectedVersion });
     }
-    const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId);
+    const record = stampRecord(input, expectedVersion + 1, current.createdAt, writeId, now());
     keep(record);
     if (append) session(append.sessionId).items.push(...structuredClone(append.items));
     if (isFinished(record.status)) pruneOnWrite();
@@ -161,7 +163,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): GuardedStore {
     'memoryStore',
     {
       async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions) {
-        const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
+        const at = now();
+        const record = stampRecord(input, 1, at, writeIdOf(writeOptions), at);
         const current = runs.get(input.id)?.record;
         if (ours(current, 1, record.writeId!)) return structuredClone(current!);
         if (current) throw new RunConflictError({ runId: input.id });

@@ -1,5 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import type { RunQuery } from '../agent/durable/run-query.js';
+import type { RunQuery, RunQueryPage } from '../agent/durable/run-query.js';
 import type {
   AddItemsOptions,
   ListRunsOptions,
@@ -13,15 +13,14 @@ import type {
 import { RunConflictError } from '../agent/errors.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import { defaults } from '../core/defaults.js';
-import { loadOptional } from '../core/load-module.js';
 import { evalScript } from './eval-script.js';
-import { redisAddress, waitForRedis } from './first-connect.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
+import { RedisConnection } from './redis-connection.js';
 import { indexOldRedisRuns, queryRedisRuns, redisIndexArgs } from './redis-run-index.js';
 import { ADD_ITEMS, DELETE_RUN, PRUNE_RUN, WRITE_RUN } from './redis-scripts.js';
 import { createRedisSharedState } from './redis-shared-state.js';
 import { createRedisSignals } from './redis-signals.js';
-import { APPEND_AND_SIGNAL } from './run-events-signal.js';
+import { APPEND_AND_SIGNAL, type AppendAndSignal } from './run-events-signal.js';
 import { normalizeRunQuery } from './run-query-input.js';
 import { StoredRunInvalidError } from './store-errors.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
@@ -60,130 +59,267 @@ function isConnectionError(error: unknown): boolean {
  * store opens on the first `onSignal` (a duplicate of your `client` when you gave one) and closes on `close()`.
  */
 export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
-  const { commandTimeoutMs, connectTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
-  const prefix = options.prefix ?? defaults.redisPrefix;
-  let clientPromise: Promise<Redis> | undefined;
-  let opened: Redis | undefined;
-  const ownsClient = options.client === undefined;
-  let warnedAboutConnection = false;
-  let everReady = false;
-  const connect = async (): Promise<Redis> => {
-    let redis = options.client;
-    if (!redis) {
-      const { Redis } = await loadOptional('ioredis', () => import('ioredis'), 'redisStore');
-      const defaults: RedisOptions = {
-        commandTimeout: commandTimeoutMs,
-        connectTimeout: commandTimeoutMs,
-        keepAlive: 30_000,
-      };
-      redis = options.url ? new Redis(options.url, defaults) : new Redis({ ...defaults, ...options.options });
-      opened = redis;
-      // ioredis reconnects by itself; without a listener each failed attempt is printed as unhandled.
-      redis.on('error', (error: Error) => {
-        if (warnedAboutConnection) return;
-        warnedAboutConnection = true;
-        onWarning(`redisStore: connection error, reconnecting (${error.message})`);
-      });
-      // Bounded once: a store that never connected gives up, naming the address, and the next operation
-      // starts a new client.
-      if (!everReady) await waitForRedis(redis, redisAddress(redis.options), connectTimeoutMs);
-      everReady = true;
-    }
-    await migrate(redis);
-    return redis;
-  };
-  const client = () => {
-    clientPromise ??= connect();
-    clientPromise.catch(() => {
-      clientPromise = undefined;
-    });
-    return clientPromise;
-  };
-  const runKey = (id: string) => `${prefix}run:${id}`;
-  const indexKey = `${prefix}runs`;
-  const statusKey = (status: RunStatus) => `${prefix}runs:${status}`;
-  const layoutKey = `${prefix}layout`;
-  const expiryKey = `${prefix}runs:expiry`;
-  const indexKeys = [indexKey, ...STATUSES.map(statusKey), expiryKey];
-  const itemsKey = (id: string) => `${prefix}session:${id}`;
-  const sessionKeysKey = (id: string) => `${prefix}session-keys:${id}`;
-  const sharedState = createRedisSharedState({ client, prefix });
-  const signals = createRedisSignals({
-    client,
-    prefix,
-    commandTimeoutMs,
-    onWarning,
-    async openSubscriber() {
-      // The subscriber subscribes again itself after a reconnect (see createRedisSignals).
-      if (options.client) return options.client.duplicate({ autoResubscribe: false });
-      const { Redis } = await loadOptional('ioredis', () => import('ioredis'), 'redisStore');
-      const defaults: RedisOptions = {
-        commandTimeout: commandTimeoutMs,
-        connectTimeout: commandTimeoutMs,
-        keepAlive: 30_000,
-        autoResubscribe: false,
-      };
-      return options.url
-        ? new Redis(options.url, defaults)
-        : new Redis({ ...defaults, ...options.options, autoResubscribe: false });
-    },
-  });
+  const store = new RedisRunStore(options);
+  return guardStore('redisStore', store, isConnectionError, (error) => store.replaceIfHalfOpen(error));
+}
 
-  // Keys written before the status sets and expiry existed: fill the sets once from the index, and give
-  // finished runs the expiry a finishing write gives them now. A run rewritten meanwhile may land in a
-  // stale status set; listing checks each record's status and repairs the set.
-  async function migrate(redis: Redis): Promise<void> {
-    const layout = Number(await redis.get(layoutKey));
-    if (layout >= LAYOUT_VERSION) return;
-    if (layout < 2) await addStatusSets(redis);
-    await indexOldRedisRuns(
-      redis,
-      prefix,
-      async (id) => toRecord(id, await redis.hmget(runKey(id), 'version', 'createdAt', 'json', 'writeId')),
+const RUN_FIELDS = ['version', 'createdAt', 'json', 'writeId'] as const;
+
+/** `redisStore`'s operations: runs in hashes indexed by sorted sets, sessions in lists, written by Lua scripts. */
+class RedisRunStore implements GuardedStore {
+  readonly #prefix: string;
+  readonly #retentionMs: number;
+  readonly #onWarning: (message: string) => void;
+  readonly #connection: RedisConnection;
+  readonly #signals: ReturnType<typeof createRedisSignals>;
+  readonly #indexKey: string;
+  readonly #layoutKey: string;
+  readonly #expiryKey: string;
+  readonly #indexKeys: string[];
+  readonly appendRunEvents: GuardedStore['appendRunEvents'];
+  readonly [APPEND_AND_SIGNAL]: AppendAndSignal;
+  readonly readRunEvents: GuardedStore['readRunEvents'];
+  readonly getValue: GuardedStore['getValue'];
+  readonly setValueIf: GuardedStore['setValueIf'];
+  readonly signal: GuardedStore['signal'];
+  readonly onSignal: GuardedStore['onSignal'];
+
+  constructor(options: RedisStoreOptions) {
+    const { commandTimeoutMs, connectTimeoutMs, retentionMs, onWarning } = resolveStoreOptions(options);
+    const prefix = options.prefix ?? defaults.redisPrefix;
+    this.#prefix = prefix;
+    this.#retentionMs = retentionMs;
+    this.#onWarning = onWarning;
+    this.#indexKey = `${prefix}runs`;
+    this.#layoutKey = `${prefix}layout`;
+    this.#expiryKey = `${prefix}runs:expiry`;
+    this.#indexKeys = [this.#indexKey, ...STATUSES.map((status) => this.#statusKey(status)), this.#expiryKey];
+    this.#connection = new RedisConnection({
+      url: options.url,
+      options: options.options,
+      client: options.client,
+      commandTimeoutMs,
+      connectTimeoutMs,
       onWarning,
-    );
-    await redis.set(layoutKey, String(LAYOUT_VERSION));
+      prepare: (redis) => this.#migrate(redis),
+    });
+    const client = () => this.#connection.client();
+    const sharedState = createRedisSharedState({ client, prefix });
+    this.#signals = createRedisSignals({
+      client,
+      prefix,
+      commandTimeoutMs,
+      onWarning,
+      // The subscriber subscribes again itself after a reconnect (see createRedisSignals).
+      openSubscriber: () => this.#connection.openSubscriber(),
+    });
+    this.appendRunEvents = sharedState.appendRunEvents;
+    this[APPEND_AND_SIGNAL] = sharedState.appendRunEventsAndSignal;
+    this.readRunEvents = sharedState.readRunEvents;
+    this.getValue = sharedState.getValue;
+    this.setValueIf = sharedState.setValueIf;
+    this.signal = this.#signals.signal;
+    this.onSignal = this.#signals.onSignal;
   }
 
-  async function addStatusSets(redis: Redis): Promise<void> {
-    for (let start = 0; ; start += 500) {
-      const entries = await redis.zrange(indexKey, start, start + 499, 'WITHSCORES');
-      if (entries.length === 0) break;
-      const ids = entries.filter((_, index) => index % 2 === 0);
-      const rows = await Promise.all(ids.map((id) => redis.hmget(runKey(id), 'status', 'json')));
-      const pipeline = redis.pipeline();
-      rows.forEach(([status, json], index) => {
+  async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions): Promise<RunRecord> {
+    const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
+    const createdAt = await this.#writeRun(record, undefined);
+    if (createdAt < 0) throw new RunConflictError({ runId: input.id });
+    record.createdAt = createdAt;
+    return record;
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    const redis = await this.#connection.client();
+    return this.#toRecord(id, await redis.hmget(this.#runKey(id), ...RUN_FIELDS));
+  }
+
+  updateRun(
+    id: string,
+    expectedVersion: number,
+    input: RunRecordInput,
+    writeOptions?: WriteRunOptions,
+  ): Promise<RunRecord> {
+    return this.#writeNextVersion(id, expectedVersion, input, writeOptions);
+  }
+
+  commitRun(
+    id: string,
+    expectedVersion: number,
+    input: RunRecordInput,
+    append: SessionAppend,
+    writeOptions?: WriteRunOptions,
+  ): Promise<RunRecord> {
+    return this.#writeNextVersion(id, expectedVersion, input, writeOptions, append);
+  }
+
+  async listRuns({ status, limit = 100 }: ListRunsOptions = {}): Promise<RunRecord[]> {
+    const redis = await this.#connection.client();
+    const key = status === undefined ? this.#indexKey : this.#statusKey(status);
+    const found: RunRecord[] = [];
+    // Newest first, a page at a time; an id whose run expired or moved on is dropped from the set.
+    for (let start = 0; found.length < limit; ) {
+      const ids = await redis.zrevrange(key, start, start + Math.max(limit - found.length, 10) - 1);
+      if (ids.length === 0) break;
+      const rows = await Promise.all(ids.map((id) => redis.hmget(this.#runKey(id), ...RUN_FIELDS)));
+      const stale: string[] = [];
+      const expired: string[] = [];
+      rows.forEach((row, index) => {
         const id = ids[index]!;
-        const found = statusOf(status ?? null, json ?? null);
-        if (!found) return;
-        pipeline.zadd(statusKey(found), entries[index * 2 + 1]!, id);
-        const updatedAt = json ? updatedAtOf(json) : undefined;
-        if (isFinished(found) && updatedAt !== undefined) {
-          pipeline.zadd(expiryKey, updatedAt + retentionMs, id);
-          pipeline.pexpire(runKey(id), Math.max(1, updatedAt + retentionMs - Date.now()));
+        try {
+          const record = this.#toRecord(id, row);
+          if (!record) expired.push(id);
+          else if (status !== undefined && record.status !== status) stale.push(id);
+          else found.push(record);
+        } catch (error) {
+          if (!StoredRunInvalidError.isInstance(error)) throw error;
+          this.#onWarning(skippedRunWarning(error));
         }
       });
-      await pipeline.exec();
+      await Promise.all([
+        ...expired.map((id) => this.#removeFromIndexes(redis, id)),
+        ...stale.map((id) => redis.zrem(key, id)),
+      ]);
+      start += ids.length - stale.length - expired.length;
     }
+    return found.slice(0, limit);
   }
 
-  const writeRun = async (
-    record: RunRecord,
-    expected: number | undefined,
+  async queryRuns(query?: RunQuery): Promise<RunQueryPage> {
+    const normalized = normalizeRunQuery(query);
+    const redis = await this.#connection.client();
+    return queryRedisRuns(redis, this.#prefix, this.#indexKeys, normalized);
+  }
+
+  async deleteRun(id: string): Promise<void> {
+    const redis = await this.#connection.client();
+    await evalScript(redis, DELETE_RUN, 7, this.#runKey(id), ...this.#indexKeys, id, this.#prefix);
+  }
+
+  async pruneRuns({ olderThanMs = this.#retentionMs }: PruneRunsOptions = {}): Promise<{ deleted: number }> {
+    // The expiry zset scores each finished run by its last write plus the retention.
+    const redis = await this.#connection.client();
+    const upTo = Date.now() - olderThanMs + this.#retentionMs;
+    let deleted = 0;
+    for (;;) {
+      const ids = await redis.zrangebyscore(this.#expiryKey, '-inf', upTo, 'LIMIT', 0, 500);
+      if (ids.length === 0) break;
+      const removed = await Promise.all(
+        ids.map(
+          (id) =>
+            evalScript(
+              redis,
+              PRUNE_RUN,
+              7,
+              this.#runKey(id),
+              ...this.#indexKeys,
+              id,
+              this.#prefix,
+            ) as Promise<number>,
+        ),
+      );
+      deleted += removed.reduce((sum, count) => sum + count, 0);
+    }
+    return { deleted };
+  }
+
+  async getItems(sessionId: string, limit?: number): Promise<ChatMessage[]> {
+    const redis = await this.#connection.client();
+    const items = await redis.lrange(this.#itemsKey(sessionId), limit === undefined ? 0 : -limit, -1);
+    return items.map((item) => JSON.parse(item) as ChatMessage);
+  }
+
+  async addItems(
+    sessionId: string,
+    items: readonly ChatMessage[],
+    { idempotencyKey }: AddItemsOptions = {},
+  ): Promise<void> {
+    if (items.length === 0 && idempotencyKey === undefined) return;
+    const redis = await this.#connection.client();
+    await evalScript(
+      redis,
+      ADD_ITEMS,
+      2,
+      this.#itemsKey(sessionId),
+      this.#sessionKeysKey(sessionId),
+      idempotencyKey ?? '',
+      ...items.map((item) => JSON.stringify(item)),
+    );
+  }
+
+  async popItem(sessionId: string): Promise<ChatMessage | undefined> {
+    const redis = await this.#connection.client();
+    const item = await redis.rpop(this.#itemsKey(sessionId));
+    return item === null ? undefined : (JSON.parse(item) as ChatMessage);
+  }
+
+  async clearSession(sessionId: string): Promise<void> {
+    const redis = await this.#connection.client();
+    await redis.del(this.#itemsKey(sessionId), this.#sessionKeysKey(sessionId));
+  }
+
+  async close(): Promise<void> {
+    await this.#signals.close();
+    await this.#connection.close();
+  }
+
+  /** After a failed command: see `RedisConnection.replaceIfHalfOpen`. */
+  replaceIfHalfOpen(error: unknown): void {
+    this.#connection.replaceIfHalfOpen(error);
+  }
+
+  #runKey(id: string): string {
+    return `${this.#prefix}run:${id}`;
+  }
+
+  #statusKey(status: RunStatus): string {
+    return `${this.#prefix}runs:${status}`;
+  }
+
+  #itemsKey(sessionId: string): string {
+    return `${this.#prefix}session:${sessionId}`;
+  }
+
+  #sessionKeysKey(sessionId: string): string {
+    return `${this.#prefix}session-keys:${sessionId}`;
+  }
+
+  #removeFromIndexes(redis: Redis, id: string): Promise<unknown> {
+    return redis
+      .zrem(this.#indexKey, id)
+      .then(() => Promise.all(STATUSES.map((status) => redis.zrem(this.#statusKey(status), id))));
+  }
+
+  // `updateRun` and `commitRun`: the next version if the run is still at `expectedVersion`.
+  async #writeNextVersion(
+    id: string,
+    expectedVersion: number,
+    input: RunRecordInput,
+    writeOptions: WriteRunOptions | undefined,
     append?: SessionAppend,
-  ): Promise<number> => {
-    const redis = await client();
-    const ttl = isFinished(record.status) ? String(retentionMs) : '';
+  ): Promise<RunRecord> {
+    const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
+    const createdAt = await this.#writeRun(record, expectedVersion, append);
+    if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
+    record.createdAt = createdAt;
+    return record;
+  }
+
+  // One WRITE_RUN script: the version check, the hash, every index and the session append, atomically.
+  async #writeRun(record: RunRecord, expected: number | undefined, append?: SessionAppend): Promise<number> {
+    const redis = await this.#connection.client();
+    const ttl = isFinished(record.status) ? String(this.#retentionMs) : '';
     return (await evalScript(
       redis,
       WRITE_RUN,
       append ? 8 : 7,
-      runKey(record.id),
-      indexKey,
-      statusKey(record.status),
-      ...STATUSES.filter((status) => status !== record.status).map(statusKey),
-      expiryKey,
-      ...(append ? [itemsKey(append.sessionId)] : []),
+      this.#runKey(record.id),
+      this.#indexKey,
+      this.#statusKey(record.status),
+      ...STATUSES.filter((status) => status !== record.status).map((status) => this.#statusKey(status)),
+      this.#expiryKey,
+      ...(append ? [this.#itemsKey(append.sessionId)] : []),
       expected === undefined ? '' : String(expected),
       JSON.stringify(record),
       String(record.createdAt),
@@ -192,16 +328,17 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       record.writeId!,
       ttl,
       String(Date.now()),
-      prefix,
+      this.#prefix,
       String(record.updatedAt),
       ...redisIndexArgs(record),
       ...(append ? append.items.map((item) => JSON.stringify(item)) : []),
     )) as number;
-  };
-  const toRecord = (id: string, row: (string | null)[]): RunRecord | undefined => {
+  }
+
+  #toRecord(id: string, row: (string | null)[]): RunRecord | undefined {
     const [version = null, createdAt = null, json = null, writeId = null] = row;
     if (version === null && json === null) return undefined;
-    const source = { runId: id, key: runKey(id) };
+    const source = { runId: id, key: this.#runKey(id) };
     if (version === null)
       throw new StoredRunInvalidError({ ...source, problem: 'the hash has no "version"' });
     if (json === null) throw new StoredRunInvalidError({ ...source, problem: 'the hash has no "json"' });
@@ -215,160 +352,45 @@ export function redisStore(options: RedisStoreOptions = {}): GuardedStore {
       },
       source,
     );
-  };
-  const readRun = async (id: string): Promise<RunRecord | undefined> => {
-    const redis = await client();
-    return toRecord(id, await redis.hmget(runKey(id), 'version', 'createdAt', 'json', 'writeId'));
-  };
-  const removeFromIndexes = (redis: Redis, id: string) =>
-    redis
-      .zrem(indexKey, id)
-      .then(() => Promise.all(STATUSES.map((status) => redis.zrem(statusKey(status), id))));
+  }
 
-  return guardStore(
-    'redisStore',
-    {
-      async createRun(input: RunRecordInput, writeOptions?: WriteRunOptions) {
-        const record = stampRecord(input, 1, Date.now(), writeIdOf(writeOptions));
-        const createdAt = await writeRun(record, undefined);
-        if (createdAt < 0) throw new RunConflictError({ runId: input.id });
-        record.createdAt = createdAt;
-        return record;
-      },
-      getRun: readRun,
-      async updateRun(id, expectedVersion, input, writeOptions) {
-        const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
-        const createdAt = await writeRun(record, expectedVersion);
-        if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
-        record.createdAt = createdAt;
-        return record;
-      },
-      async commitRun(id, expectedVersion, input, append, writeOptions) {
-        const record = stampRecord(input, expectedVersion + 1, 0, writeIdOf(writeOptions));
-        const createdAt = await writeRun(record, expectedVersion, append);
-        if (createdAt < 0) throw new RunConflictError({ runId: id, expectedVersion });
-        record.createdAt = createdAt;
-        return record;
-      },
-      async listRuns({ status, limit = 100 }: ListRunsOptions = {}) {
-        const redis = await client();
-        const key = status === undefined ? indexKey : statusKey(status);
-        const found: RunRecord[] = [];
-        // Newest first, a page at a time; an id whose run expired or moved on is dropped from the set.
-        for (let start = 0; found.length < limit; ) {
-          const ids = await redis.zrevrange(key, start, start + Math.max(limit - found.length, 10) - 1);
-          if (ids.length === 0) break;
-          const rows = await Promise.all(
-            ids.map((id) => redis.hmget(runKey(id), 'version', 'createdAt', 'json', 'writeId')),
-          );
-          const stale: string[] = [];
-          const expired: string[] = [];
-          rows.forEach((row, index) => {
-            const id = ids[index]!;
-            try {
-              const record = toRecord(id, row);
-              if (!record) expired.push(id);
-              else if (status !== undefined && record.status !== status) stale.push(id);
-              else found.push(record);
-            } catch (error) {
-              if (!StoredRunInvalidError.isInstance(error)) throw error;
-              onWarning(skippedRunWarning(error));
-            }
-          });
-          await Promise.all([
-            ...expired.map((id) => removeFromIndexes(redis, id)),
-            ...stale.map((id) => redis.zrem(key, id)),
-          ]);
-          start += ids.length - stale.length - expired.length;
+  // Keys written before the status sets and expiry existed: fill the sets once from the index, and give
+  // finished runs the expiry a finishing write gives them now. A run rewritten meanwhile may land in a
+  // stale status set; listing checks each record's status and repairs the set.
+  async #migrate(redis: Redis): Promise<void> {
+    const layout = Number(await redis.get(this.#layoutKey));
+    if (layout >= LAYOUT_VERSION) return;
+    if (layout < 2) await this.#addStatusSets(redis);
+    await indexOldRedisRuns(
+      redis,
+      this.#prefix,
+      async (id) => this.#toRecord(id, await redis.hmget(this.#runKey(id), ...RUN_FIELDS)),
+      this.#onWarning,
+    );
+    await redis.set(this.#layoutKey, String(LAYOUT_VERSION));
+  }
+
+  async #addStatusSets(redis: Redis): Promise<void> {
+    for (let start = 0; ; start += 500) {
+      const entries = await redis.zrange(this.#indexKey, start, start + 499, 'WITHSCORES');
+      if (entries.length === 0) break;
+      const ids = entries.filter((_, index) => index % 2 === 0);
+      const rows = await Promise.all(ids.map((id) => redis.hmget(this.#runKey(id), 'status', 'json')));
+      const pipeline = redis.pipeline();
+      rows.forEach(([status, json], index) => {
+        const id = ids[index]!;
+        const found = statusOf(status ?? null, json ?? null);
+        if (!found) return;
+        pipeline.zadd(this.#statusKey(found), entries[index * 2 + 1]!, id);
+        const updatedAt = json ? updatedAtOf(json) : undefined;
+        if (isFinished(found) && updatedAt !== undefined) {
+          pipeline.zadd(this.#expiryKey, updatedAt + this.#retentionMs, id);
+          pipeline.pexpire(this.#runKey(id), Math.max(1, updatedAt + this.#retentionMs - Date.now()));
         }
-        return found.slice(0, limit);
-      },
-      async queryRuns(query?: RunQuery) {
-        const normalized = normalizeRunQuery(query);
-        const redis = await client();
-        return queryRedisRuns(redis, prefix, indexKeys, normalized);
-      },
-      async deleteRun(id) {
-        const redis = await client();
-        await evalScript(redis, DELETE_RUN, 7, runKey(id), ...indexKeys, id, prefix);
-      },
-      async pruneRuns({ olderThanMs = retentionMs }: PruneRunsOptions = {}) {
-        // The expiry zset scores each finished run by its last write plus the retention.
-        const redis = await client();
-        const upTo = Date.now() - olderThanMs + retentionMs;
-        let deleted = 0;
-        for (;;) {
-          const ids = await redis.zrangebyscore(expiryKey, '-inf', upTo, 'LIMIT', 0, 500);
-          if (ids.length === 0) break;
-          const removed = await Promise.all(
-            ids.map(
-              (id) =>
-                evalScript(redis, PRUNE_RUN, 7, runKey(id), ...indexKeys, id, prefix) as Promise<number>,
-            ),
-          );
-          deleted += removed.reduce((sum, count) => sum + count, 0);
-        }
-        return { deleted };
-      },
-      async getItems(sessionId, limit) {
-        const redis = await client();
-        const items = await redis.lrange(itemsKey(sessionId), limit === undefined ? 0 : -limit, -1);
-        return items.map((item) => JSON.parse(item) as ChatMessage);
-      },
-      async addItems(sessionId, items, { idempotencyKey }: AddItemsOptions = {}) {
-        if (items.length === 0 && idempotencyKey === undefined) return;
-        const redis = await client();
-        await evalScript(
-          redis,
-          ADD_ITEMS,
-          2,
-          itemsKey(sessionId),
-          sessionKeysKey(sessionId),
-          idempotencyKey ?? '',
-          ...items.map((item) => JSON.stringify(item)),
-        );
-      },
-      async popItem(sessionId) {
-        const redis = await client();
-        const item = await redis.rpop(itemsKey(sessionId));
-        return item === null ? undefined : (JSON.parse(item) as ChatMessage);
-      },
-      async clearSession(sessionId) {
-        const redis = await client();
-        await redis.del(itemsKey(sessionId), sessionKeysKey(sessionId));
-      },
-      appendRunEvents: sharedState.appendRunEvents,
-      [APPEND_AND_SIGNAL]: sharedState.appendRunEventsAndSignal,
-      readRunEvents: sharedState.readRunEvents,
-      getValue: sharedState.getValue,
-      setValueIf: sharedState.setValueIf,
-      signal: signals.signal,
-      onSignal: signals.onSignal,
-      async close() {
-        await signals.close();
-        const current = clientPromise;
-        clientPromise = undefined;
-        if (!ownsClient || !current) return;
-        const redis = await current.catch(() => undefined);
-        if (!redis) return;
-        // quit waits for the replies still due; a client that cannot reach Redis is cut instead.
-        if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-        else redis.disconnect();
-      },
-    },
-    isConnectionError,
-    (error) => {
-      // A command that failed while the connection looked ready timed out: the connection may be half-open
-      // (no reset will ever come), so it is replaced rather than trusted with the next command.
-      const current = ownsClient ? opened : undefined;
-      if (
-        current?.status === 'ready' &&
-        !(error instanceof Error && error.name === 'MaxRetriesPerRequestError')
-      ) {
-        current.disconnect(true);
-      }
-    },
-  );
+      });
+      await pipeline.exec();
+    }
+  }
 }
 
 // The status of a hash written before the hash had a `status` field is read from its JSON.

@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { ListRunsOptions, RunRecord, RunRecordInput } from '../agent/durable/store.js';
 
 /**
- * A full record from its writable fields, a version, its creation time and the id of the write (now is
- * the update time). A `writeId` left in `input` by a caller who spread a read record is replaced.
+ * A full record from its writable fields, a version, its creation time and the id of the write (`now`, the
+ * store's clock, is the update time). A `writeId` left in `input` by a caller who spread a read record is replaced.
  */
 export function stampRecord(
   input: RunRecordInput,
   version: number,
   createdAt: number,
   writeId: string,
+  now: number = Date.now(),
 ): RunRecord {
-  return { ...input, version, createdAt, updatedAt: Date.now(), writeId };
+  return { ...input, version, createdAt, updatedAt: now, writeId };
 }
 
 /** A fresh id for one write, unless the caller named it (to retry it). */
@@ -39,11 +40,12 @@ const PRUNE_EVERY_MS = 60_000;
 export function createPruneOnWrite(
   prune: () => Promise<unknown>,
   onWarning: (message: string) => void,
+  clockNow: () => number = Date.now,
 ): () => void {
   let last = Number.NEGATIVE_INFINITY;
   let running = false;
   return () => {
-    const now = Date.now();
+    const now = clockNow();
     if (running || now - last < PRUNE_EVERY_MS) return;
     last = now;
     running = true;

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Store } from '../../src/agent/durable/store.js';
@@ -10,6 +11,7 @@ import { postgresStore } from '../../src/stores/postgres-store.js';
 import { redisStore } from '../../src/stores/redis-store.js';
 import type { StoreOptions } from '../../src/stores/store-options.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueNamespace } from './infra-services.js';
+import { createTestClock } from './test-clock.js';
 
 const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serviceAvailable('postgres')]);
 
@@ -17,6 +19,11 @@ const [redisUp, postgresUp] = await Promise.all([serviceAvailable('redis'), serv
 export interface OpenedSharedState {
   a: Store;
   b: Store;
+  /**
+   * Lets `ms` pass for the stores' expiries: memoryStore and fileStore read a test clock, moved at once;
+   * Redis and PostgreSQL expire keys and rows by their server's clock, so for them this waits for real.
+   */
+  passTime(ms: number): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -33,8 +40,9 @@ export const sharedStateBackends: SharedStateBackend[] = [
     name: 'memoryStore',
     available: true,
     async open(options) {
-      const store = memoryStore(options);
-      return { a: store, b: store, cleanup: () => store.close() };
+      const clock = createTestClock();
+      const store = memoryStore({ ...options, clock });
+      return { a: store, b: store, passTime: clock.sleep, cleanup: () => store.close() };
     },
   },
   {
@@ -42,11 +50,13 @@ export const sharedStateBackends: SharedStateBackend[] = [
     available: true,
     async open(options) {
       const dir = await mkdtemp(join(tmpdir(), 'svc-shared-state-'));
-      const a = fileStore({ dir, fsync: false, ...options });
-      const b = fileStore({ dir, fsync: false, ...options });
+      const clock = createTestClock();
+      const a = fileStore({ dir, fsync: false, clock, ...options });
+      const b = fileStore({ dir, fsync: false, clock, ...options });
       return {
         a,
         b,
+        passTime: clock.sleep,
         async cleanup() {
           await Promise.all([a.close(), b.close()]);
           await rm(dir, { recursive: true, force: true });
@@ -64,6 +74,7 @@ export const sharedStateBackends: SharedStateBackend[] = [
       return {
         a,
         b,
+        passTime: (ms) => sleep(ms),
         async cleanup() {
           await Promise.all([a.close(), b.close()]);
           const redis = new Redis(REDIS_URL);
@@ -84,6 +95,7 @@ export const sharedStateBackends: SharedStateBackend[] = [
       return {
         a,
         b,
+        passTime: (ms) => sleep(ms),
         async cleanup() {
           await Promise.all([a.close(), b.close()]);
           const client = new pg.Client({ connectionString: POSTGRES_URL });

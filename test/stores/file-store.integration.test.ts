@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileStore } from '../../src/stores/file-store.js';
+import { createTestClock } from '../helpers/test-clock.js';
 
 const run = promisify(execFile);
 const writer = join(import.meta.dirname, 'fixtures/file-store-writer.ts');
@@ -81,16 +82,46 @@ describe('fileStore', () => {
   describe('when event logs and values expire', () => {
     it('should delete their files on pruneRuns', async () => {
       dir = await mkdtemp(join(tmpdir(), 'svc-file-store-'));
-      const store = fileStore({ dir, fsync: false });
+      const clock = createTestClock();
+      const store = fileStore({ dir, fsync: false, clock });
       await store.appendRunEvents('short', 0, ['e0'], { ttlMs: 50 });
       await store.appendRunEvents('long', 0, ['e0'], { ttlMs: 60_000 });
       await store.setValueIf('short', 0, 'v', { ttlMs: 50 });
       await store.setValueIf('kept', 0, 'v');
-      // Past the 50 ms ttl, by the wall clock the file store writes expiries in.
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      clock.advance(51);
       await store.pruneRuns();
       expect((await readdir(join(dir, 'events'))).sort()).toEqual(['long.jsonl']);
       expect((await readdir(join(dir, 'values'))).sort()).toEqual(['kept.json']);
+    });
+  });
+
+  describe('when its clock moves past a ttl', () => {
+    it('should read a value and an event log as absent, with no sleep', async () => {
+      dir = await mkdtemp(join(tmpdir(), 'svc-file-store-'));
+      const clock = createTestClock();
+      const store = fileStore({ dir, fsync: false, clock });
+      await store.setValueIf('session-lease', 0, 'owner', { ttlMs: 60_000 });
+      await store.appendRunEvents('run', 0, ['e0'], { ttlMs: 60_000 });
+      clock.advance(59_000);
+      expect(await store.getValue('session-lease')).toEqual({ value: 'owner', version: 1 });
+      expect(await store.readRunEvents('run')).toHaveLength(1);
+      clock.advance(2_000);
+      expect(await store.getValue('session-lease')).toEqual({ value: undefined, version: 0 });
+      expect(await store.readRunEvents('run')).toEqual([]);
+    });
+
+    it('should prune a finished run once the clock passes its retention', async () => {
+      dir = await mkdtemp(join(tmpdir(), 'svc-file-store-'));
+      const clock = createTestClock();
+      const store = fileStore({ dir, fsync: false, clock, retentionMs: 60_000 });
+      const run = { agentName: 'a', state: {}, interruptions: [] };
+      await store.createRun({ id: 'done', status: 'completed', ...run });
+      await store.createRun({ id: 'live', status: 'running', ...run });
+      clock.advance(59_000);
+      expect(await store.pruneRuns()).toEqual({ deleted: 0 });
+      clock.advance(2_000);
+      expect(await store.pruneRuns()).toEqual({ deleted: 1 });
+      expect((await store.listRuns()).map((record) => record.id)).toEqual(['live']);
     });
   });
 });

@@ -2,19 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecordInput } from '../../src/agent/durable/store.js';
 import { ConfigurationError } from '../../src/core/errors.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
+import { createTestClock } from '../helpers/test-clock.js';
 
 function createRecord(id: string, overrides: Partial<RunRecordInput> = {}): RunRecordInput {
   return { id, agentName: 'support', status: 'running', state: {}, interruptions: [], ...overrides };
-}
-
-function createClock(start = 1_000_000) {
-  let time = start;
-  return {
-    now: () => time,
-    advance: (ms: number) => {
-      time += ms;
-    },
-  };
 }
 
 describe('memoryStore', () => {
@@ -62,8 +53,8 @@ describe('memoryStore', () => {
 
   describe('when entries stay idle past idleTtlMs', () => {
     it('should drop sessions, runs, event logs and values, keeping the ones in use', async () => {
-      const clock = createClock();
-      const store = memoryStore({ idleTtlMs: 1000, _internal: { now: clock.now } });
+      const clock = createTestClock(1_000_000);
+      const store = memoryStore({ idleTtlMs: 1000, clock });
       await store.addItems('idle', [{ role: 'user', content: 'x' }]);
       await store.addItems('busy', [{ role: 'user', content: 'y' }]);
       await store.createRun(createRecord('run-idle'));
@@ -78,6 +69,33 @@ describe('memoryStore', () => {
       expect(await store.listRuns()).toEqual([]);
       expect(await store.readRunEvents!('run-idle')).toEqual([]);
       expect(await store.getValue!('value-idle')).toEqual({ value: undefined, version: 0 });
+    });
+  });
+
+  describe('when its clock moves past a ttl', () => {
+    it('should read a value and an event log as absent, with no sleep', async () => {
+      const clock = createTestClock();
+      const store = memoryStore({ clock });
+      await store.setValueIf('session-lease', 0, 'owner', { ttlMs: 60_000 });
+      await store.appendRunEvents('run', 0, ['e0'], { ttlMs: 60_000 });
+      clock.advance(59_000);
+      expect(await store.getValue('session-lease')).toEqual({ value: 'owner', version: 1 });
+      expect(await store.readRunEvents('run')).toHaveLength(1);
+      clock.advance(2_000);
+      expect(await store.getValue('session-lease')).toEqual({ value: undefined, version: 0 });
+      expect(await store.readRunEvents('run')).toEqual([]);
+    });
+
+    it('should prune a finished run once the clock passes its retention', async () => {
+      const clock = createTestClock();
+      const store = memoryStore({ clock, retentionMs: 60_000 });
+      await store.createRun(createRecord('done', { status: 'completed' }));
+      await store.createRun(createRecord('live'));
+      clock.advance(59_000);
+      expect(await store.pruneRuns()).toEqual({ deleted: 0 });
+      clock.advance(2_000);
+      expect(await store.pruneRuns()).toEqual({ deleted: 1 });
+      expect((await store.listRuns()).map((record) => record.id)).toEqual(['live']);
     });
   });
 

@@ -29,7 +29,13 @@ interface OpenedStore {
 const cases: Array<{ name: string; skip?: boolean; create(): Promise<OpenedStore> }> = [
   {
     name: 'memoryStore',
-    create: async () => ({ store: memoryStore(), writeOld: async () => false, cleanup: async () => {} }),
+    // Seeded at faked dates years back, and memoryStore's idleness reads the same clock as its records:
+    // a one-day idleTtlMs would drop the seeds before the first query.
+    create: async () => ({
+      store: memoryStore({ idleTtlMs: 10 * 365 * 24 * 3600 * 1000 }),
+      writeOld: async () => false,
+      cleanup: async () => {},
+    }),
   },
   {
     name: 'fileStore',

@@ -26,12 +26,14 @@ function runSuite(backend: SharedStateBackend) {
     // Two store objects on the same backend: the views of two processes (one object for memoryStore).
     let a: SharedStore;
     let b: SharedStore;
+    let passTime: (ms: number) => Promise<void>;
     let cleanup: () => Promise<void>;
     const warnings: string[] = [];
     beforeAll(async () => {
       const opened = await backend.open({ onWarning: (message) => warnings.push(message) });
       a = opened.a as SharedStore;
       b = opened.b as SharedStore;
+      passTime = opened.passTime;
       cleanup = opened.cleanup;
     });
     afterAll(async () => {
@@ -122,10 +124,12 @@ function runSuite(backend: SharedStateBackend) {
       it('should expire a log ttlMs after its last append', async () => {
         // Margins of hundreds of milliseconds: the machine may be loaded.
         await a.appendRunEvents('log-ttl', 0, ['e0'], { ttlMs: 1000 });
-        await sleep(600);
+        await passTime(600);
         await a.appendRunEvents('log-ttl', 1, ['e1'], { ttlMs: 1000 });
-        await sleep(600);
+        await passTime(600);
         expect(ids(await b.readRunEvents('log-ttl'))).toEqual([0, 1]);
+        await passTime(400);
+        // Redis and PostgreSQL expire by their own clock, a little after the 1000 ms: polled, not slept.
         await eventually(async () => (await b.readRunEvents('log-ttl')).length === 0, 5000);
         // An expired log starts again from id 0.
         await expect(a.appendRunEvents('log-ttl', 2, ['e2'])).rejects.toBeInstanceOf(RunEventGapError);
@@ -266,6 +270,7 @@ function runSuite(backend: SharedStateBackend) {
       it('should expire a value ttlMs after its write, then behave as absent', async () => {
         expect(await a.setValueIf('val-ttl', 0, 'short', { ttlMs: 800 })).toBe(true);
         expect(await b.getValue('val-ttl')).toEqual({ value: 'short', version: 1 });
+        await passTime(800);
         await eventually(async () => (await b.getValue('val-ttl')).version === 0, 5000);
         expect(await b.getValue('val-ttl')).toEqual({ value: undefined, version: 0 });
         expect(await a.setValueIf('val-ttl', 1, 'stale')).toBe(false);
@@ -274,8 +279,9 @@ function runSuite(backend: SharedStateBackend) {
         // Written without ttlMs, the value no longer expires.
         expect(await a.setValueIf('val-ttl', 1, 'kept', { ttlMs: 800 })).toBe(true);
         expect(await a.setValueIf('val-ttl', 2, 'kept')).toBe(true);
-        // Past the 800 ms the value would have lived: Redis and PostgreSQL expire by their own clock, so this waits.
-        await sleep(1000);
+        // Past the 800 ms the value would have lived: Redis and PostgreSQL expire by their own clock, so
+        // passTime waits for them; memoryStore and fileStore move their test clock.
+        await passTime(1000);
         expect(await b.getValue('val-ttl')).toEqual({ value: 'kept', version: 3 });
       });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
+import { systemClock } from '../../src/core/clock.js';
 import { memoryStore } from '../../src/stores/memory-store.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { chatKeys } from '../../src/web/chat-state.js';
@@ -13,7 +14,7 @@ describe('createChatHandler', () => {
   describe('when a run is quiet for longer than twice keepEndedRunsMs', () => {
     it("should keep the run's event log: every later event, finish included, is relayed", async () => {
       let clock = Date.now();
-      const store = memoryStore({ _internal: { now: () => clock } });
+      const store = memoryStore({ clock: { now: () => clock, sleep: systemClock.sleep } });
       // Each renewal of the run's lease is a moment the executing process is alive and may act.
       const renewals: Array<() => void> = [];
       const setValueIf = store.setValueIf.bind(store);
