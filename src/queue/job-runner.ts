@@ -1,12 +1,12 @@
 import type { Job } from 'bullmq';
 import type { Store } from '../agent/durable/store.js';
 import { RunConflictError } from '../agent/errors.js';
-import type { AgentEvent } from '../agent/events.js';
 import { APIError, RateLimitError } from '../core/errors.js';
 import { isTransient } from '../stores/is-transient.js';
 import { hasRunEventLog, RunEventLogWriter } from '../stores/run-event-log-writer.js';
 import { announceRunEnd } from '../stores/run-events-signal.js';
 import { computeBackoffDelay, parseRetryAfter } from '../transport/retry-timing.js';
+import { AttemptEventLog } from './attempt-event-log.js';
 import type { BullBackend, RunJobData } from './load-bullmq.js';
 import { RunStoppedError, StoreRewoundError } from './queue-errors.js';
 import { encodeRunEvent } from './queued-run-events.js';
@@ -15,17 +15,9 @@ import type { StartWorkerOptions, WorkerAgent, WorkerRunObserver, WorkerRunStatu
 import type { WorkerLimits } from './worker-limits.js';
 import { deferFailures, fenceWrites, markFailed, recordWrites } from './worker-store.js';
 
-// The events after which a run has nothing more to say.
-const TERMINAL_EVENTS = new Set(['finish', 'error', 'abort']);
-
-// Where a job's events go on their way to its stored log.
-interface EventSink {
-  push(event: AgentEvent): void;
-}
-
 // One attempt of a job: its event log, its observer, and how it ended for good (if it did).
 interface JobAttempt {
-  log: EventSink;
+  log: AttemptEventLog;
   observer: WorkerRunObserver | undefined;
   ended: WorkerRunStatus | undefined;
 }
@@ -75,27 +67,20 @@ export class JobRunner {
     const { store, onError } = this.options;
     const { runId } = job.data;
     const eventLogId = job.data.eventLogId ?? runId;
-    const log = this.openLog(eventLogId);
+    const writer = this.openLog(eventLogId);
     const observer = await this.observe(runId, eventLogId);
-    // The run's last event (finish, error, abort) waits until the observer has settled what the run
-    // leaves behind, so a client acting on it finds that on any server.
-    const held: AgentEvent[] = [];
-    const sink: EventSink = {
-      push(event) {
-        if (observer?.onEnd && (held.length > 0 || TERMINAL_EVENTS.has(event.type))) held.push(event);
-        else log?.push(encodeRunEvent(event));
-      },
-    };
-    const attempt: JobAttempt = { log: sink, observer, ended: undefined };
-    const storeEvents = async () => {
-      if (log && !(await log.close()))
-        onError(new Error(`Events of run "${eventLogId}" could not be stored`));
-    };
+    const log = new AttemptEventLog({
+      writer,
+      holdLast: Boolean(observer?.onEnd),
+      eventLogId,
+      onError,
+    });
+    const attempt: JobAttempt = { log, observer, ended: undefined };
     try {
       return await this.runLogged(job, token, signal, attempt);
     } finally {
       // The events of this attempt are stored before the job ends: a run taken over later goes on from them.
-      await storeEvents();
+      await log.store();
       // Ended here for good: no later conflict of this run is this worker's own.
       if (attempt.ended) {
         this.ownWrites.delete(runId);
@@ -105,10 +90,7 @@ export class JobRunner {
         const record = await store.getRun(runId).catch(() => undefined);
         await observer.onEnd({ status: attempt.ended, record }).catch(onError);
       }
-      if (held.length > 0) {
-        for (const event of held) log?.push(encodeRunEvent(event));
-        await storeEvents();
-      }
+      await log.releaseHeld();
       // The outcome is recorded: whoever waits for it (`waitUntilFinished`, a follower) reads it now.
       if (attempt.ended) {
         for (const id of new Set([eventLogId, runId])) await announceRunEnd(store, id);
@@ -340,7 +322,7 @@ export class JobRunner {
   private async settleConflict(
     job: Job<RunJobData>,
     token: string | undefined,
-    log: EventSink,
+    log: AttemptEventLog,
   ): Promise<string> {
     const { store, backend, onError } = this.options;
     const { runId } = job.data;
@@ -362,7 +344,7 @@ export class JobRunner {
   }
 
   // The run was asked to stop: recorded as stopped, its followers told with an `abort` event.
-  private async endStopped(runId: string, reason: string | undefined, log: EventSink): Promise<string> {
+  private async endStopped(runId: string, reason: string | undefined, log: AttemptEventLog): Promise<string> {
     await markStopped(this.options.store, runId, reason);
     log.push({ type: 'abort', reason: new RunStoppedError(reason) });
     return 'stopped';
