@@ -21,6 +21,7 @@ import { FileRunIndex } from './file-run-index.js';
 import { createFileSharedState, type FileSharedState } from './file-shared-state.js';
 import { type GuardedStore, guardStore } from './guard-store.js';
 import { createLocalSignals, type LocalSignals } from './local-signals.js';
+import { SIGNALS_STAY_IN_PROCESS } from './run-events-signal.js';
 import { normalizeRunQuery } from './run-query-input.js';
 import { checkOnSignal } from './shared-state-checks.js';
 import { StoredRunInvalidError } from './store-errors.js';
@@ -69,7 +70,10 @@ type StoredRun = RunRecord & { commitId?: string };
  * does not hear them and relies on re-reading on its timer, as `SignalStore` allows.
  */
 export function fileStore(options: FileStoreOptions): GuardedStore {
-  return guardStore('fileStore', new FileRunStore(options), () => false);
+  const store = guardStore('fileStore', new FileRunStore(options), () => false);
+  // Its signals reach only this process: followers elsewhere learn of appends by re-reading.
+  Object.defineProperty(store, SIGNALS_STAY_IN_PROCESS, { value: true });
+  return store;
 }
 
 // A write repeated with the id of the write that made the current version is answered, not refused.

@@ -30,6 +30,19 @@ export async function announceRunEnd(store: Partial<SignalStore>, runId: string)
  */
 export const APPEND_AND_SIGNAL: unique symbol = Symbol.for('svc-agents.appendRunEventsAndSignal');
 
+/**
+ * Set (to `true`) on a store whose signals reach only its own process (`fileStore`): a follower in another
+ * process is woken by its re-read timer alone, so it re-reads often ({@link recheckMsFor}).
+ */
+export const SIGNALS_STAY_IN_PROCESS: unique symbol = Symbol.for('svc-agents.signalsStayInProcess');
+
+/** How often a follower re-reads a log with no signal: soon where signals cannot reach it, else `fallback`. */
+export function recheckMsFor(store: object, fallback: number): number {
+  return (store as { [SIGNALS_STAY_IN_PROCESS]?: boolean })[SIGNALS_STAY_IN_PROCESS] === true
+    ? 200
+    : fallback;
+}
+
 /** The signature of a store's `APPEND_AND_SIGNAL` method. */
 export type AppendAndSignal = (
   runId: string,
