@@ -24,11 +24,31 @@ for (const backend of queueBackends) {
         const nested = events.filter((event) => event.type === 'sub-agent');
         const ns = backend.create();
         try {
-          // Followed from before the run starts, written as a worker writes them.
+          // Followed from before the run starts, written as a worker writes them. The writer starts once the
+          // follower listens: on PostgreSQL the follower's first read and the writer's appends take different
+          // pool connections, so sent first is not run first, and a read landing after the finish would
+          // start the follower after it, waiting for a part that never comes.
           const received: unknown[] = [];
+          let subscribed!: () => void;
+          const listening = new Promise<void>((resolve) => {
+            subscribed = resolve;
+          });
+          const store = new Proxy(ns.store, {
+            get(target, key) {
+              if (key === 'onSignal')
+                return async (...args: Parameters<NonNullable<typeof target.onSignal>>) => {
+                  const off = await target.onSignal!(...args);
+                  subscribed();
+                  return off;
+                };
+              const value = Reflect.get(target, key);
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          });
           const following = (async () => {
-            for await (const event of followQueuedRun(ns.store, 'run-1')) received.push(event);
+            for await (const event of followQueuedRun(store, 'run-1')) received.push(event);
           })();
+          await listening;
           const writer = new RunEventLogWriter(ns.store as never, 'run-1', { firstId: 0 });
           for (const event of nested) writer.push(encodeRunEvent(event));
           writer.push(encodeRunEvent({ type: 'finish', finishReason: 'stop' } as AgentEvent));
