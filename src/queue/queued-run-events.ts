@@ -4,7 +4,6 @@ import type { AgentEvent } from '../agent/events.js';
 import { ConfigurationError } from '../core/errors.js';
 import { followRunEvents } from '../stores/follow-run-events.js';
 import { hasRunEventLog } from '../stores/run-event-log-writer.js';
-import { recheckMsFor } from '../stores/run-events-signal.js';
 import { readRunJobMeta } from './run-job-meta.js';
 
 /**
@@ -17,7 +16,7 @@ export function encodeRunEvent(event: AgentEvent): string {
 
 /** Options of `followQueuedRun`. */
 export interface FollowQueuedRunOptions {
-  /** How long the follower waits without a signal before it reads the log and the record again. @default 5_000 (200 on a `fileStore`, whose signals stay in its process) */
+  /** How long the follower waits without a signal before it reads the log and the record again. @default 5_000 (at most 200 on a `fileStore`: see `followRunEvents`) */
   recheckMs?: number;
   /** Once the record says the run ended, how long its last events may still be appended. @default 1_000 */
   settleMs?: number;
@@ -50,7 +49,7 @@ function isLastEvent(event: StoredRunEvent): boolean {
 export function followQueuedRun(
   store: Store,
   runId: string,
-  { recheckMs: recheckOption, settleMs = 1_000, signal }: FollowQueuedRunOptions = {},
+  { recheckMs = 5_000, settleMs = 1_000, signal }: FollowQueuedRunOptions = {},
 ): AsyncIterable<AgentEvent> {
   if (!hasRunEventLog(store)) {
     throw new ConfigurationError({
@@ -58,8 +57,6 @@ export function followQueuedRun(
       rule: 'queue.events needs a store with a run event log (appendRunEvents and readRunEvents)',
     });
   }
-  // A fileStore's signals stay in its process: a follower of a worker's run re-reads every 200 ms instead.
-  const recheckMs = recheckOption ?? recheckMsFor(store, 5_000);
   // Where the current part starts, found when called: a run that ends before the iteration starts is
   // still replayed.
   const start = currentPartStart(store, runId);

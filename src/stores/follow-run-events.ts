@@ -1,7 +1,7 @@
 import type { RunEventLogStore, SignalStore, StoredRunEvent } from '../agent/durable/store.js';
 import { ConfigurationError } from '../core/errors.js';
 import { isTransient } from './is-transient.js';
-import { decodeRunEventsSignal, eventsChannel } from './run-events-signal.js';
+import { decodeRunEventsSignal, eventsChannel, recheckMsFor } from './run-events-signal.js';
 
 /** Options of `followRunEvents`. */
 export interface FollowRunEventsOptions {
@@ -16,7 +16,7 @@ export interface FollowRunEventsOptions {
   isOver: () => Promise<boolean>;
   /** An event after which the run says nothing more (`finish`, `error`, `abort`): the iteration ends with it. */
   isLast?: ((event: StoredRunEvent) => boolean) | undefined;
-  /** How long the follower waits without a signal before it reads the log and `isOver` again (signals are best effort). @default 1_000 */
+  /** How long the follower waits without a signal before it reads the log and `isOver` again (signals are best effort). @default 1_000; at most 200 on a `fileStore`, whose signals stay in its process */
   recheckMs?: number;
   /**
    * Once `isOver` is true, how long events may still arrive (a run recorded as ended before its last
@@ -45,7 +45,9 @@ export async function* followRunEvents(
   options: FollowRunEventsOptions,
 ): AsyncGenerator<StoredRunEvent> {
   checkFollowRunEvents(runId, options);
-  const { signal, isOver, isLast, recheckMs = 1_000, settleMs = 0, batchSize = 500 } = options;
+  const { signal, isOver, isLast, settleMs = 0, batchSize = 500 } = options;
+  // A fileStore's signals stay in its process: a writer elsewhere is seen by re-reading, so re-read soon.
+  const recheckMs = recheckMsFor(store, options.recheckMs ?? 1_000);
   let last = options.afterId ?? -1;
   const inbox: string[] = [];
   let overflowed = false;

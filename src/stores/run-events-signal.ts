@@ -32,15 +32,14 @@ export const APPEND_AND_SIGNAL: unique symbol = Symbol.for('svc-agents.appendRun
 
 /**
  * Set (to `true`) on a store whose signals reach only its own process (`fileStore`): a follower in another
- * process is woken by its re-read timer alone, so it re-reads often ({@link recheckMsFor}).
+ * process is woken by its re-read timer alone, so `followRunEvents` re-reads it often ({@link recheckMsFor}).
  */
 export const SIGNALS_STAY_IN_PROCESS: unique symbol = Symbol.for('svc-agents.signalsStayInProcess');
 
-/** How often a follower re-reads a log with no signal: soon where signals cannot reach it, else `fallback`. */
-export function recheckMsFor(store: object, fallback: number): number {
-  return (store as { [SIGNALS_STAY_IN_PROCESS]?: boolean })[SIGNALS_STAY_IN_PROCESS] === true
-    ? 200
-    : fallback;
+/** How long a follower waits for a signal before it re-reads: at most 200 ms where signals cannot reach it. */
+export function recheckMsFor(store: object, recheckMs: number): number {
+  const local = (store as { [SIGNALS_STAY_IN_PROCESS]?: boolean })[SIGNALS_STAY_IN_PROCESS] === true;
+  return local ? Math.min(recheckMs, 200) : recheckMs;
 }
 
 /** The signature of a store's `APPEND_AND_SIGNAL` method. */
