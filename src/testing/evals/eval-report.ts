@@ -1,14 +1,10 @@
+import { escapeHtml } from '../../core/escape-html.js';
 import type { EvalResult, VariantResult } from './run-eval.js';
 
 // The HTML report of `svc-agents eval`: one self-contained page (inline SVG and CSS, no script, nothing
 // loaded from the network) so it opens offline and can be attached to a CI run.
 
 const COLORS = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2'];
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /** The report of several evals as one HTML page. */
 export function renderEvalReport(results: readonly EvalResult[]): string {

@@ -1,10 +1,10 @@
+import { escapeHtml } from '../../../core/escape-html.js';
+
 /** Options of the chat page. */
 export interface ChatPageOptions {
   /** Shown in the header, e.g. `demo agent on the embedded emulator`. */
   subtitle: string;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The one HTML page of `svc-agents serve`; its script is served at `/app.js`. */
 export function renderChatPage({ subtitle }: ChatPageOptions): string {
