@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../agent/durable/store.js';
 import type { SseStreamOptions } from '../agent/server-sse/sse-stream-options.js';
 import { toSseResponse } from '../agent/server-sse/sse-writer.js';
@@ -8,25 +7,19 @@ import { isHttpUrl } from '../api/parts/read-part-bytes.js';
 import type { ChatMessage } from '../api/types/chat.js';
 import type { RunQueue } from '../queue/run-queue.js';
 import { memoryStore } from '../stores/memory-store.js';
-import {
-  type AuthorizeVerdict,
-  type ChatOwner,
-  clientSessionId,
-  ownedSessionId,
-  ownerOfVerdict,
-} from './chat-owner.js';
+import { type AuthorizeVerdict, type ChatOwner, clientSessionId, ownedSessionId } from './chat-owner.js';
 import type { ChatRunner } from './chat-runner.js';
 import { createChatSessions } from './chat-sessions.js';
 import { requireChatStateStore } from './chat-state.js';
 import type { ChatAgent } from './execute-chat-run.js';
-import { handleNodeRequest, requestPathname } from './handle-node-request.js';
 import { inProcessChatRunner } from './in-process-chat-runner.js';
+import { type MountedHandler, mountHandler } from './mount-handler.js';
 import { queueChatRunner } from './queue-chat-runner.js';
 import { defaultMaxBodyBytes, readJsonObject } from './request-body.js';
 import type { UIMessageChunkOptions } from './to-ui-message-chunks.js';
 import { createUIChatRuns } from './ui-chat-runs.js';
 import { routeUI } from './ui-routes.js';
-import { ChatRequestError, errorResponse, jsonResponse } from './web-error.js';
+import { ChatRequestError, jsonResponse } from './web-error.js';
 
 export type { ChatAgent, ChatAgentContext } from './execute-chat-run.js';
 
@@ -83,13 +76,7 @@ export interface ChatHandlerOptions {
 }
 
 /** The routes of `createChatHandler` as a fetch handler and as a Node listener. */
-export interface ChatHandler {
-  /** Answers a Web `Request` (Hono, Next.js route handlers, Bun, Deno); 404 outside `basePath`. */
-  fetch(request: Request): Promise<Response>;
-  /** Answers a Node request (`http.createServer`, Express); outside `basePath` calls `next` or answers 404. */
-  node(req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void>;
-  /** True when the path is one of the handler's. */
-  matches(pathname: string): boolean;
+export interface ChatHandler extends MountedHandler {
   /** Aborts the runs this process executes and closes the runner (not the store, which is the caller's). */
   close(): Promise<void>;
 }
@@ -185,9 +172,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     return jsonResponse(200, { ...view, sessionId });
   }
 
-  async function route(request: Request, owner: ChatOwner | undefined): Promise<Response> {
+  async function route(request: Request, owner: ChatOwner | undefined, path: string): Promise<Response> {
     const url = new URL(request.url);
-    const path = url.pathname.slice(base.length);
     const method = request.method;
     if (path === '/chat' && method === 'POST') return postChat(request, owner);
     const uiContext = {
@@ -216,35 +202,14 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     throw new ChatRequestError({ status: 404, message: `${method} ${url.pathname}: no such route` });
   }
 
-  const matches = (pathname: string) => pathname === base || pathname.startsWith(`${base}/`);
-  const handler: ChatHandler = {
-    matches,
-    async fetch(request) {
-      try {
-        // Exactly under basePath: a framework mounting the handler on a wider pattern must not let
-        // `/xyz/chat` in past a guard that only covers `/api/*`.
-        const { pathname } = new URL(request.url);
-        if (!matches(pathname))
-          throw new ChatRequestError({
-            status: 404,
-            message: `${request.method} ${pathname}: no such route`,
-          });
-        const verdict = authorize ? ownerOfVerdict(await authorize(request)) : { owner: undefined };
-        if (verdict instanceof Response) return verdict;
-        return await route(request, verdict.owner);
-      } catch (error) {
-        if (!(error instanceof ChatRequestError)) onError(error);
-        return errorResponse(error);
-      }
-    },
-    async node(req, res, next) {
-      const pathname = requestPathname(req.url);
-      if (pathname !== undefined && !matches(pathname) && next) return next();
-      await handleNodeRequest(handler.fetch, req, res, { maxBodyBytes, onError });
-    },
+  return mountHandler({
+    base,
+    authorize,
+    route,
     close: () => runner.close(),
-  };
-  return handler;
+    maxBodyBytes,
+    onError,
+  });
 }
 
 /**

@@ -1,10 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../../agent/durable/store.js';
 import { ConfigurationError } from '../../core/errors.js';
-import { type AuthorizeVerdict, ownerOfVerdict } from '../chat-owner.js';
-import { handleNodeRequest, requestPathname } from '../handle-node-request.js';
+import type { AuthorizeVerdict } from '../chat-owner.js';
+import { type MountedHandler, mountHandler } from '../mount-handler.js';
 import { defaultMaxBodyBytes } from '../request-body.js';
-import { ChatRequestError, errorResponse } from '../web-error.js';
+import { ChatRequestError } from '../web-error.js';
 import type { InspectorAgent } from './inspector-agents.js';
 import { type InspectorContext, routeInspectorApi } from './inspector-api.js';
 import { INSPECTOR_CONTENT_SECURITY_POLICY, renderInspectorPage } from './inspector-page-html.js';
@@ -38,13 +37,7 @@ export interface InspectorHandlerOptions {
 }
 
 /** The inspector page and its routes, as a fetch handler and as a Node listener. */
-export interface InspectorHandler {
-  /** Answers a Web `Request`; 404 outside `basePath`. */
-  fetch(request: Request): Promise<Response>;
-  /** Answers a Node request; outside `basePath` calls `next` or answers 404. */
-  node(req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void>;
-  /** True when the path is one of the handler's. */
-  matches(pathname: string): boolean;
+export interface InspectorHandler extends MountedHandler {
   /** Stops the forks this handler started and waits for them to record how they ended. */
   close(): Promise<void>;
 }
@@ -86,7 +79,7 @@ export function createInspectorHandler(options: InspectorHandlerOptions): Inspec
     'cache-control': 'no-store',
   };
 
-  async function route(request: Request, path: string): Promise<Response> {
+  async function route(request: Request, _owner: unknown, path: string): Promise<Response> {
     const method = request.method;
     if (path === '' && method === 'GET') {
       // The page's relative addresses need the trailing slash.
@@ -113,38 +106,18 @@ export function createInspectorHandler(options: InspectorHandlerOptions): Inspec
     throw new ChatRequestError({ status: 404, message: `${method} ${base}${path}: no such route` });
   }
 
-  const matches = (pathname: string) => pathname === base || pathname.startsWith(`${base}/`);
-  const handler: InspectorHandler = {
-    matches,
-    async fetch(request) {
-      try {
-        const { pathname } = new URL(request.url);
-        if (!matches(pathname)) {
-          throw new ChatRequestError({
-            status: 404,
-            message: `${request.method} ${pathname}: no such route`,
-          });
-        }
-        // Asked first: a refused request reads nothing of the store.
-        const verdict = authorize ? ownerOfVerdict(await authorize(request)) : { owner: undefined };
-        if (verdict instanceof Response) return verdict;
-        return await route(request, pathname.slice(base.length));
-      } catch (error) {
-        if (!(error instanceof ChatRequestError)) onError(error);
-        return errorResponse(error);
-      }
-    },
-    async node(req, res, next) {
-      const pathname = requestPathname(req.url);
-      if (pathname !== undefined && !matches(pathname) && next) return next();
-      await handleNodeRequest(handler.fetch, req, res, { maxBodyBytes, onError });
-    },
+  // `authorize` is asked first: a refused request reads nothing of the store.
+  return mountHandler({
+    base,
+    authorize,
+    route,
     async close() {
       closing.abort();
       await Promise.allSettled([...context.forks]);
     },
-  };
-  return handler;
+    maxBodyBytes,
+    onError,
+  });
 }
 
 /** A fork changes the store: only the inspector's own page (or a client sending no Origin) may ask for one. */
